@@ -1,0 +1,49 @@
+import { Cron } from "croner"
+
+/** A parsed 5-field cron expression; the one place slotwise asks croner anything. */
+export interface CronSchedule {
+  readonly pattern: string
+  readonly timezone: string
+  /** True when the minute starting at `minuteMs` is one the expression names. */
+  matches(minuteMs: number): boolean
+  /** The first time the expression names strictly after `afterMs`, or undefined if none. */
+  nextAfter(afterMs: number): number | undefined
+}
+
+export class CronSyntaxError extends Error {
+  override name = "CronSyntaxError"
+}
+
+/** Parses a 5-field cron (minute granularity) in an IANA timezone; throws CronSyntaxError. */
+export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
+  if (typeof pattern !== "string") throw new CronSyntaxError("must be a string of 5 fields")
+  const fields = pattern.trim().split(/\s+/)
+  if (fields.length === 6) {
+    throw new CronSyntaxError(`"${pattern}" has a seconds field; use 5 fields (minute granularity)`)
+  }
+  if (fields.length !== 5) {
+    throw new CronSyntaxError(`"${pattern}" must have exactly 5 fields, found ${fields.length}`)
+  }
+  let cron: Cron
+  try {
+    cron = new Cron(pattern, { mode: "5-part", timezone, paused: true })
+  } catch (error) {
+    throw new CronSyntaxError(`"${pattern}" is not a valid cron: ${(error as Error).message}`)
+  }
+  return {
+    pattern,
+    timezone,
+    matches: (minuteMs) => cron.match(new Date(minuteMs)),
+    nextAfter: (afterMs) => cron.nextRun(new Date(afterMs))?.getTime(),
+  }
+}
+
+/** True when `timezone` is an IANA name the runtime knows. */
+export function isTimezone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: timezone })
+    return true
+  } catch {
+    return false
+  }
+}

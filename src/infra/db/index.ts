@@ -1,0 +1,2 @@
+export { type Database, database } from "./client.ts"
+export * from "./schema.ts"

@@ -1,0 +1,26 @@
+import type { Context } from "hono"
+import type { ContentfulStatusCode } from "hono/utils/http-status"
+import type { ZodError } from "zod"
+
+/** RFC 9457 problem details; every error response of slotwise has this shape. */
+export interface Problem {
+  type: string
+  title: string
+  status: number
+  detail: string
+  [extension: string]: unknown
+}
+
+export function problem(c: Context, status: ContentfulStatusCode, title: string, detail: string, extra = {}) {
+  const body: Problem = { type: `https://slotwise.dev/problems/${slug(title)}`, title, status, detail, ...extra }
+  return c.body(JSON.stringify(body), status, { "content-type": "application/problem+json" })
+}
+
+/** A 400 naming the first invalid field, e.g. `quantity: must be a positive integer`. */
+export function invalid(c: Context, error: ZodError, where: "body" | "query" | "param" | "json") {
+  const issue = error.issues[0]
+  const field = issue?.path.length ? issue.path.join(".") : where
+  return problem(c, 400, "Invalid input", `${field}: ${issue?.message ?? "is invalid"}`, { field })
+}
+
+const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-")

@@ -1,0 +1,86 @@
+import { type CronSchedule, CronSyntaxError, parseCron } from "../cron.ts"
+import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
+import type { Logger } from "../log.ts"
+
+export interface JobContext {
+  env: Env
+  /** Aborted when the job's timeout passes; a cooperative job stops its work then. */
+  signal: AbortSignal
+  runId: string
+  slot: Date
+  log: Logger
+}
+
+export interface JobDefinition {
+  /** `[a-z0-9][a-z0-9._-]{0,99}`, unique across src/jobs.ts. */
+  name: string
+  /** 5 fields, UTC, minute granularity. */
+  cron: string
+  /** True when two runs of one slot would be wrong or paid for twice: the slot is claimed once. */
+  exclusive: boolean
+  /** 1 second..15 minutes; an exclusive job's lease is timeout + 1 minute. */
+  timeout: Duration
+  /** Processes what is due as of `slot`, never "since the last run". */
+  run: (slot: Date, ctx: JobContext) => unknown
+}
+
+export interface Job {
+  readonly name: string
+  readonly cron: string
+  readonly exclusive: boolean
+  readonly timeoutMs: number
+  readonly leaseMs: number
+  readonly schedule: CronSchedule
+  readonly run: JobDefinition["run"]
+}
+
+export const JOB_NAME = /^[a-z0-9][a-z0-9._-]{0,99}$/
+export const MIN_TIMEOUT_MS = 1_000
+export const MAX_TIMEOUT_MS = 15 * MINUTE_MS
+export const LEASE_MARGIN_MS = MINUTE_MS
+
+export class JobDefinitionError extends Error {
+  override name = "JobDefinitionError"
+  constructor(
+    readonly job: string,
+    readonly field: keyof JobDefinition,
+    problem: string,
+  ) {
+    super(`job "${job}": ${field} ${problem}`)
+  }
+}
+
+/** Validates a job at module load, so a bad definition fails the deploy, not a 3 a.m. slot. */
+export function make(definition: JobDefinition): Job {
+  const label = typeof definition?.name === "string" ? definition.name : String(definition?.name)
+  const fail = (field: keyof JobDefinition, problem: string) => {
+    throw new JobDefinitionError(label, field, problem)
+  }
+  if (typeof definition?.name !== "string" || !JOB_NAME.test(definition.name)) {
+    fail("name", "must match [a-z0-9][a-z0-9._-]{0,99}")
+  }
+  let schedule: CronSchedule | undefined
+  try {
+    schedule = parseCron(definition.cron)
+  } catch (error) {
+    if (!(error instanceof CronSyntaxError)) throw error
+    fail("cron", error.message)
+  }
+  if (typeof definition.exclusive !== "boolean") fail("exclusive", "must be true or false")
+  const timeoutMs = toMillis(definition.timeout)
+  if (timeoutMs === undefined) {
+    fail("timeout", `must be milliseconds or a string such as "5 minutes", got ${JSON.stringify(definition.timeout)}`)
+  } else if (timeoutMs < MIN_TIMEOUT_MS || timeoutMs > MAX_TIMEOUT_MS) {
+    fail("timeout", `must be between 1 second and 15 minutes, got ${timeoutMs} ms`)
+  }
+  if (typeof definition.run !== "function") fail("run", "must be a function")
+  return Object.freeze({
+    name: definition.name,
+    cron: definition.cron,
+    exclusive: definition.exclusive,
+    timeoutMs: timeoutMs as number,
+    leaseMs: (timeoutMs as number) + LEASE_MARGIN_MS,
+    schedule: schedule as CronSchedule,
+    run: definition.run,
+  })
+}

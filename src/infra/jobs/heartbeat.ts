@@ -1,0 +1,27 @@
+import { describeError, logLine } from "../log.ts"
+import type { Job } from "./definition.ts"
+import { type RunResult, run } from "./run.ts"
+import { dueAt, slotOf } from "./slot.ts"
+
+/** The one Cron Trigger in wrangler.toml; every job is matched against its minute. */
+export const HEARTBEAT_CRON = "* * * * *"
+
+/**
+ * Runs, concurrently, every job due in the minute of `scheduledTime`. Each run is bounded by
+ * its own timeout, so one hang or failure never holds up another. Never throws.
+ */
+export async function beat(
+  jobs: readonly Job[],
+  scheduledTime: number,
+  env: Env,
+): Promise<Array<{ job: string } & RunResult>> {
+  try {
+    const slot = slotOf(scheduledTime)
+    return await Promise.all(
+      dueAt(jobs, slot).map(async (job) => ({ job: job.name, ...(await run(job, slot, { env })) })),
+    )
+  } catch (error) {
+    logLine("error", "heartbeat failed", { scheduledTime, error: describeError(error) })
+    return []
+  }
+}

@@ -1,0 +1,57 @@
+import { and, eq, sql } from "drizzle-orm"
+import { type Database, jobsLeases } from "../db/index.ts"
+
+export interface ClaimRequest {
+  name: string
+  slot: number
+  now: number
+  leaseMs: number
+  holder: string
+}
+
+/**
+ * Seed Decision 5: one upsert, one row back means this holder owns the slot.
+ * `last_slot < slot` stops a retried or late fire; `lease_until < now` stops overlap;
+ * a lease beyond now + 2 x lease was written by a clock that jumped, and is reclaimed.
+ */
+export async function claimSlot(db: Database, claim: ClaimRequest): Promise<boolean> {
+  const { name, slot, now, leaseMs, holder } = claim
+  const rows = await db
+    .insert(jobsLeases)
+    .values({ name, lastSlot: slot, leaseUntil: now + leaseMs, holder })
+    .onConflictDoUpdate({
+      target: jobsLeases.name,
+      set: {
+        lastSlot: sql`excluded.last_slot`,
+        leaseUntil: sql`excluded.lease_until`,
+        holder: sql`excluded.holder`,
+      },
+      setWhere: sql`${jobsLeases.lastSlot} < excluded.last_slot
+        AND (${jobsLeases.leaseUntil} IS NULL OR ${jobsLeases.leaseUntil} < ${now}
+             OR ${jobsLeases.leaseUntil} > ${now + 2 * leaseMs})`,
+    })
+    .returning({ name: jobsLeases.name })
+  return rows.length === 1
+}
+
+/** Ends the lease if `holder` still holds it; `last_slot` stays, so the slot is never run again. */
+export async function releaseSlot(db: Database, name: string, holder: string): Promise<boolean> {
+  const rows = await db
+    .update(jobsLeases)
+    .set({ leaseUntil: null, holder: null })
+    .where(and(eq(jobsLeases.name, name), eq(jobsLeases.holder, holder)))
+    .returning({ name: jobsLeases.name })
+  return rows.length === 1
+}
+
+/** Ends the lease whoever holds it (an operator's decision); `last_slot` stays. */
+export async function forceRelease(db: Database, name: string): Promise<boolean> {
+  const rows = await db
+    .update(jobsLeases)
+    .set({ leaseUntil: null, holder: null })
+    .where(eq(jobsLeases.name, name))
+    .returning({ name: jobsLeases.name })
+  return rows.length === 1
+}
+
+export const readLeases = (db: Database) => db.select().from(jobsLeases).all()

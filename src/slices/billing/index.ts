@@ -1,0 +1,2 @@
+export { closeExpiredTrials, rollUpUsage } from "./jobs.ts"
+export { billingRoutes } from "./routes.ts"

@@ -1,0 +1,41 @@
+import { and, eq, isNull, lte, sql } from "drizzle-orm"
+import type { Database } from "../../infra/db/index.ts"
+import { trials, usageEvents, usageTotals } from "./schema.ts"
+
+/** Closes every open trial due as of `slot`; a missed day is closed by the next slot. */
+export async function closeTrialsDueAt(db: Database, slot: number): Promise<number> {
+  const closed = await db
+    .update(trials)
+    .set({ closedAt: slot })
+    .where(and(isNull(trials.closedAt), lte(trials.dueAt, slot)))
+    .returning({ id: trials.id })
+  return closed.length
+}
+
+/**
+ * Adds every pending usage event at or before `slot` to its account's total and marks it
+ * rolled up, in one D1 batch: a replay finds nothing pending, so nothing is counted twice.
+ */
+export async function rollUpUsageThrough(db: Database, slot: number): Promise<number> {
+  const pending = and(isNull(usageEvents.rolledUpSlot), lte(usageEvents.at, slot))
+  const [, marked] = await db.batch([
+    db.run(sql`
+      INSERT INTO ${usageTotals} (account, quantity, through_slot)
+      SELECT account, SUM(quantity), ${slot} FROM ${usageEvents} WHERE ${pending} GROUP BY account
+      ON CONFLICT (account) DO UPDATE
+        SET quantity = ${usageTotals.quantity} + excluded.quantity, through_slot = excluded.through_slot`),
+    db.update(usageEvents).set({ rolledUpSlot: slot }).where(pending).returning({ id: usageEvents.id }),
+  ])
+  return marked.length
+}
+
+export const startTrial = (db: Database, account: string, dueAt: number) =>
+  db.insert(trials).values({ account, dueAt }).returning().get()
+
+export const recordUsage = (db: Database, account: string, quantity: number, at: number) =>
+  db.insert(usageEvents).values({ account, quantity, at }).returning().get()
+
+export const usageTotalOf = (db: Database, account: string) =>
+  db.select().from(usageTotals).where(eq(usageTotals.account, account)).get()
+
+export const trialById = (db: Database, id: number) => db.select().from(trials).where(eq(trials.id, id)).get()

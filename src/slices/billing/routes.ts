@@ -1,0 +1,26 @@
+import { Hono } from "hono"
+import { z } from "zod"
+import { database } from "../../infra/db/index.ts"
+import { problem, validate } from "../../infra/http/index.ts"
+import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
+
+const account = z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, "must match [A-Za-z0-9._~-]{1,128}")
+
+export const billingRoutes = new Hono<{ Bindings: Env }>()
+  .post("/trials", validate("json", z.object({ account, dueAt: z.iso.datetime({ offset: true }) })), async (c) => {
+    const { account, dueAt } = c.req.valid("json")
+    return c.json(await startTrial(database(c.env.DB), account, Date.parse(dueAt)), 201)
+  })
+  .post(
+    "/usage",
+    validate("json", z.object({ account, quantity: z.number().int().positive().max(1_000_000) })),
+    async (c) => {
+      const { account, quantity } = c.req.valid("json")
+      return c.json(await recordUsage(database(c.env.DB), account, quantity, Date.now()), 201)
+    },
+  )
+  .get("/usage/:account", async (c) => {
+    const total = await usageTotalOf(database(c.env.DB), c.req.param("account"))
+    if (!total) return problem(c, 404, "Not found", `no usage rolled up for account ${c.req.param("account")}`)
+    return c.json(total)
+  })

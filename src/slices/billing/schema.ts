@@ -1,0 +1,23 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core"
+
+/** migrations/0002_billing_trials.sql */
+export const trials = sqliteTable("trials", {
+  id: integer("id").primaryKey(),
+  account: text("account").notNull(),
+  dueAt: integer("due_at").notNull(),
+  closedAt: integer("closed_at"),
+})
+
+export const usageEvents = sqliteTable("usage_events", {
+  id: integer("id").primaryKey(),
+  account: text("account").notNull(),
+  quantity: integer("quantity").notNull(),
+  at: integer("at").notNull(),
+  rolledUpSlot: integer("rolled_up_slot"),
+})
+
+export const usageTotals = sqliteTable("usage_totals", {
+  account: text("account").primaryKey(),
+  quantity: integer("quantity").notNull(),
+  throughSlot: integer("through_slot").notNull(),
+})
