@@ -24,10 +24,12 @@ export function logger(context: LogFields): Logger {
   }
 }
 
-/** A short, loggable description of anything thrown. */
+/** A short, loggable description of anything thrown: its innermost cause (drizzle wraps D1's). */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`
-  return String(error)
+  let root = error
+  while (root instanceof Error && root.cause instanceof Error) root = root.cause
+  if (root instanceof Error) return `${root.name}: ${root.message}`
+  return String(root)
 }
 
 function errorReplacer(_key: string, value: unknown): unknown {

@@ -18,12 +18,23 @@ export async function closeTrialsDueAt(db: Database, slot: number): Promise<numb
  */
 export async function rollUpUsageThrough(db: Database, slot: number): Promise<number> {
   const pending = and(isNull(usageEvents.rolledUpSlot), lte(usageEvents.at, slot))
+  const totals = db
+    .select({
+      account: usageEvents.account,
+      quantity: sql<number>`sum(${usageEvents.quantity})`.as("quantity"),
+      throughSlot: sql<number>`${slot}`.as("through_slot"),
+    })
+    .from(usageEvents)
+    .where(pending)
+    .groupBy(usageEvents.account)
   const [, marked] = await db.batch([
-    db.run(sql`
-      INSERT INTO ${usageTotals} (account, quantity, through_slot)
-      SELECT account, SUM(quantity), ${slot} FROM ${usageEvents} WHERE ${pending} GROUP BY account
-      ON CONFLICT (account) DO UPDATE
-        SET quantity = ${usageTotals.quantity} + excluded.quantity, through_slot = excluded.through_slot`),
+    db
+      .insert(usageTotals)
+      .select(totals)
+      .onConflictDoUpdate({
+        target: usageTotals.account,
+        set: { quantity: sql`${usageTotals.quantity} + excluded.quantity`, throughSlot: sql`excluded.through_slot` },
+      }),
     db.update(usageEvents).set({ rolledUpSlot: slot }).where(pending).returning({ id: usageEvents.id }),
   ])
   return marked.length

@@ -1,0 +1,95 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test"
+import { env } from "cloudflare:workers"
+import { eq } from "drizzle-orm"
+import { describe, expect, it } from "vitest"
+import { database, jobsLeases } from "../../src/infra/db/index.ts"
+import { DuplicateJobError, HEARTBEAT_CRON, type Job, Jobs } from "../../src/infra/jobs/index.ts"
+import worker from "../../src/isolate.ts"
+import { jobs } from "../../src/jobs.ts"
+import { captureLogs } from "../support/logs.ts"
+
+const logs = captureLogs()
+const db = database(env.DB)
+const at = (hh: number, mm: number, ss = 0) => Date.UTC(2026, 10, 30, hh, mm, ss)
+const leaseOf = (name: string) => db.select().from(jobsLeases).where(eq(jobsLeases.name, name)).get()
+
+async function fire(scheduledTime: number) {
+  const ctx = createExecutionContext()
+  await worker.scheduled(createScheduledController({ scheduledTime, cron: HEARTBEAT_CRON }), env, ctx)
+  await waitOnExecutionContext(ctx)
+}
+
+const job = (name: string, run: Job["run"], extra: Partial<Parameters<typeof Jobs.make>[0]> = {}) =>
+  Jobs.make({ name, cron: "* * * * *", exclusive: true, timeout: "1 second", run, ...extra })
+
+describe("scheduled()", () => {
+  it("runs a 0 3 * * * job at the 03:00 slot, flooring the scheduled time, and not at 03:01", async () => {
+    await fire(at(3, 0, 42))
+    expect(await leaseOf("billing.close-expired-trials")).toMatchObject({ lastSlot: at(3, 0), holder: null })
+    await fire(at(3, 1, 5))
+    expect((await leaseOf("billing.close-expired-trials"))?.lastSlot).toBe(at(3, 0))
+    expect((await leaseOf("billing.roll-up-usage"))?.lastSlot).toBe(at(3, 1))
+  })
+
+  it("runs every job due in one heartbeat, and a repeated heartbeat runs an exclusive job once", async () => {
+    await fire(at(4, 0))
+    await fire(at(4, 0))
+    const ran = logs
+      .of("job.run")
+      .filter((line) => line.outcome === "ran")
+      .map((line) => line.job)
+    expect(ran).toEqual(["billing.roll-up-usage"])
+    await fire(at(3, 0) + 86_400_000)
+    const next = logs.of("job.run").filter((line) => line.slot === new Date(at(3, 0) + 86_400_000).toISOString())
+    expect(next.map((line) => line.job).sort()).toEqual(["billing.close-expired-trials", "billing.roll-up-usage"])
+  })
+
+  it("lets no failing or hanging job stop the others", async () => {
+    const order: string[] = []
+    const list = Jobs.registry([
+      job("beat.throws", () => {
+        throw new Error("boom")
+      }),
+      job("beat.hangs", () => new Promise(() => {})),
+      job("beat.works", () => void order.push("works")),
+    ])
+    const results = await Jobs.beat(list, at(5, 0), env)
+    expect(Object.fromEntries(results.map((r) => [r.job, r.status]))).toEqual({
+      "beat.throws": "failed",
+      "beat.hangs": "timed-out",
+      "beat.works": "ran",
+    })
+    expect(order).toEqual(["works"])
+  })
+
+  it("runs the due jobs concurrently", async () => {
+    let inFlight = 0
+    let peak = 0
+    const slow = (name: string) =>
+      job(name, async () => {
+        peak = Math.max(peak, ++inFlight)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        inFlight--
+      })
+    await Jobs.beat([slow("beat.slow-a"), slow("beat.slow-b"), slow("beat.slow-c")], at(6, 0), env)
+    expect(peak).toBe(3)
+  })
+
+  it("never throws, even when every run fails", async () => {
+    const broken = { ...env, DB: undefined as unknown as D1Database }
+    const results = await Jobs.beat([job("beat.no-db", () => {})], at(7, 0), broken)
+    expect(results).toEqual([expect.objectContaining({ job: "beat.no-db", status: "skipped" })])
+  })
+
+  it("fails at start-up on a duplicate job name", () => {
+    const a = job("beat.twice", () => {})
+    expect(() => Jobs.registry([a, job("beat.twice", () => {})])).toThrow(DuplicateJobError)
+    expect(() => Jobs.registry([a])).not.toThrow()
+  })
+
+  it("keeps wrangler.toml's one trigger equal to the heartbeat (drift check)", () => {
+    const crons = /crons\s*=\s*\[([^\]]*)\]/.exec(env.TEST_WRANGLER_TOML)?.[1]
+    expect(crons?.split(",").map((cron) => cron.trim().replace(/^"|"$/g, ""))).toEqual([HEARTBEAT_CRON])
+    expect(new Set(jobs.map((j) => j.name)).size).toBe(jobs.length)
+  })
+})

@@ -1,0 +1,59 @@
+import { env, exports } from "cloudflare:workers"
+import { describe, expect, it } from "vitest"
+import { database } from "../../src/infra/db/index.ts"
+import { Jobs } from "../../src/infra/jobs/index.ts"
+import { closeExpiredTrials, rollUpUsage } from "../../src/slices/billing/index.ts"
+import { recordUsage, startTrial, trialById, usageTotalOf } from "../../src/slices/billing/queries.ts"
+
+const db = database(env.DB)
+const DAY = 86_400_000
+const day = (d: number) => new Date(Date.UTC(2026, 10, d, 3, 0))
+
+describe("billing.close-expired-trials", () => {
+  it("closes trials due as of the slot, and a missed day heals on the next slot", async () => {
+    const dueDay1 = await startTrial(db, "acme", day(1).getTime() - 1)
+    const dueDay2 = await startTrial(db, "globex", day(2).getTime())
+    const dueLater = await startTrial(db, "initech", day(3).getTime() + 1)
+    // The day-1 slot is missed (outage); the day-2 slot closes both due trials.
+    expect((await Jobs.run(closeExpiredTrials, day(2), { env })).status).toBe("ran")
+    expect((await trialById(db, dueDay1.id))?.closedAt).toBe(day(2).getTime())
+    expect((await trialById(db, dueDay2.id))?.closedAt).toBe(day(2).getTime())
+    expect((await trialById(db, dueLater.id))?.closedAt).toBeNull()
+    await Jobs.run(closeExpiredTrials, new Date(day(3).getTime() + DAY), { env })
+    expect((await trialById(db, dueLater.id))?.closedAt).toBe(day(4).getTime())
+  })
+})
+
+describe("billing.roll-up-usage", () => {
+  it("adds pending usage up to the slot once, even when replayed", async () => {
+    const slot = new Date(Date.UTC(2026, 10, 30, 12, 0))
+    await recordUsage(db, "acme", 3, slot.getTime() - 10)
+    await recordUsage(db, "acme", 4, slot.getTime())
+    await recordUsage(db, "acme", 100, slot.getTime() + 1)
+    await Jobs.run(rollUpUsage, slot, { env })
+    expect(await usageTotalOf(db, "acme")).toEqual({ account: "acme", quantity: 7, throughSlot: slot.getTime() })
+    // A non-exclusive replay of the same slot finds nothing pending.
+    await Jobs.run({ ...rollUpUsage, exclusive: false }, slot, { env })
+    expect((await usageTotalOf(db, "acme"))?.quantity).toBe(7)
+    const next = new Date(slot.getTime() + 60_000)
+    await Jobs.run(rollUpUsage, next, { env })
+    expect(await usageTotalOf(db, "acme")).toEqual({ account: "acme", quantity: 107, throughSlot: next.getTime() })
+  })
+
+  it("serves the slice's routes with problem+json on bad input", async () => {
+    const bad = await exports.default.fetch("http://x/billing/usage", {
+      method: "POST",
+      body: JSON.stringify({ account: "acme", quantity: -1 }),
+      headers: { "content-type": "application/json" },
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.headers.get("content-type")).toBe("application/problem+json")
+    expect(await bad.json()).toMatchObject({ status: 400, detail: expect.stringMatching(/^quantity: /) })
+    const ok = await exports.default.fetch("http://x/billing/usage", {
+      method: "POST",
+      body: JSON.stringify({ account: "route-acme", quantity: 2 }),
+      headers: { "content-type": "application/json" },
+    })
+    expect(ok.status).toBe(201)
+  })
+})
