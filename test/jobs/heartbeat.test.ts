@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test"
+import { createScheduledController } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe, expect, it } from "vitest"
@@ -13,11 +13,8 @@ const db = database(env.DB)
 const at = (hh: number, mm: number, ss = 0) => Date.UTC(2026, 10, 30, hh, mm, ss)
 const leaseOf = (name: string) => db.select().from(jobsLeases).where(eq(jobsLeases.name, name)).get()
 
-async function fire(scheduledTime: number) {
-  const ctx = createExecutionContext()
-  await worker.scheduled(createScheduledController({ scheduledTime, cron: HEARTBEAT_CRON }), env, ctx)
-  await waitOnExecutionContext(ctx)
-}
+const fire = (scheduledTime: number) =>
+  worker.scheduled(createScheduledController({ scheduledTime, cron: HEARTBEAT_CRON }), env)
 
 const job = (name: string, run: Job["run"], extra: Partial<Parameters<typeof Jobs.make>[0]> = {}) =>
   Jobs.make({ name, cron: "* * * * *", exclusive: true, timeout: "1 second", run, ...extra })
