@@ -19,6 +19,11 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    resolve: {
+      // Under test, the streams' consumer list (src/consumers.ts, imported by stream.ts)
+      // also carries scripted test consumers.
+      alias: [{ find: /^\.\.\/\.\.\/consumers\.ts$/, replacement: path.join(root, "test/support/consumers.ts") }],
+    },
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/support/apply-migrations.ts"],

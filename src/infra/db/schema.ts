@@ -9,3 +9,9 @@ export const jobsLeases = sqliteTable("jobs_leases", {
 })
 
 export type JobLease = typeof jobsLeases.$inferSelect
+
+/** Every stream holding a schedule (migrations/0003_schedule_streams.sql). */
+export const scheduleStreams = sqliteTable("schedule_streams", {
+  name: text("name").primaryKey(),
+  listedAt: integer("listed_at").notNull(),
+})

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm"
 import type { Database } from "../../infra/db/index.ts"
-import { trials, usageEvents, usageTotals } from "./schema.ts"
+import { trialReminders, trials, usageEvents, usageTotals } from "./schema.ts"
 
 /** Closes every open trial due as of `slot`; a missed day is closed by the next slot. */
 export async function closeTrialsDueAt(db: Database, slot: number): Promise<number> {
@@ -50,3 +50,14 @@ export const usageTotalOf = (db: Database, account: string) =>
   db.select().from(usageTotals).where(eq(usageTotals.account, account)).get()
 
 export const trialById = (db: Database, id: number) => db.select().from(trials).where(eq(trials.id, id)).get()
+
+export const recordReminder = (
+  db: Database,
+  idempotencyKey: string,
+  account: string,
+  trialId: number,
+  sentAt: number,
+) => db.insert(trialReminders).values({ idempotencyKey, account, trialId, sentAt }).onConflictDoNothing()
+
+export const remindersOf = (db: Database, account: string) =>
+  db.select().from(trialReminders).where(eq(trialReminders.account, account)).all()

@@ -1,16 +1,40 @@
 import { Hono } from "hono"
 import { z } from "zod"
+import { isTimezone } from "../../infra/cron.ts"
 import { database } from "../../infra/db/index.ts"
 import { problem, validate } from "../../infra/http/index.ts"
+import { Schedules } from "../../infra/schedules/index.ts"
+import { type TrialReminderPayload, trialReminder } from "./consumers.ts"
 import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
 
 const account = z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, "must match [A-Za-z0-9._~-]{1,128}")
 
 export const billingRoutes = new Hono<{ Bindings: Env }>()
-  .post("/trials", validate("json", z.object({ account, dueAt: z.iso.datetime({ offset: true }) })), async (c) => {
-    const { account, dueAt } = c.req.valid("json")
-    return c.json(await startTrial(database(c.env.DB), account, Date.parse(dueAt)), 201)
-  })
+  .post(
+    "/trials",
+    validate(
+      "json",
+      z.object({
+        account,
+        dueAt: z.iso.datetime({ offset: true }),
+        timezone: z.string().max(64).refine(isTimezone, "is not an IANA timezone").default("UTC"),
+      }),
+    ),
+    async (c) => {
+      const { account, dueAt, timezone } = c.req.valid("json")
+      const trial = await startTrial(database(c.env.DB), account, Date.parse(dueAt))
+      const payload: TrialReminderPayload = { trialId: trial.id, account }
+      // Daily at 09:00 in the user's own timezone, in the user's own stream.
+      const reminder = await Schedules.stream(c.env.SCHEDULES, account).upsert({
+        id: "trial-reminder",
+        consumer: trialReminder.name,
+        cron: "0 9 * * *",
+        timezone,
+        payload,
+      })
+      return c.json({ trial, reminder }, 201)
+    },
+  )
   .post(
     "/usage",
     validate("json", z.object({ account, quantity: z.number().int().positive().max(1_000_000) })),

@@ -21,3 +21,11 @@ export const usageTotals = sqliteTable("usage_totals", {
   quantity: integer("quantity").notNull(),
   throughSlot: integer("through_slot").notNull(),
 })
+
+/** migrations/0004_billing_trial_reminders.sql */
+export const trialReminders = sqliteTable("trial_reminders", {
+  idempotencyKey: text("idempotency_key").primaryKey(),
+  account: text("account").notNull(),
+  trialId: integer("trial_id").notNull(),
+  sentAt: integer("sent_at").notNull(),
+})

@@ -1,0 +1,81 @@
+import {
+  assertName,
+  encodePayload,
+  type ScheduleDefinition,
+  ScheduleDefinitionError,
+  type ScheduleState,
+} from "./contract.ts"
+import type { ScheduleEvent } from "./events.ts"
+import type { Reply, ReplyError } from "./reply.ts"
+import type { ScheduleStream } from "./stream.ts"
+import type { ScheduleView } from "./view.ts"
+
+export class ScheduleNotFoundError extends Error {
+  override name = "ScheduleNotFoundError"
+}
+export class ScheduleStateError extends Error {
+  override name = "ScheduleStateError"
+}
+export class StreamUnavailableError extends Error {
+  override name = "StreamUnavailableError"
+}
+
+export interface StreamClient {
+  readonly name: string
+  upsert(definition: ScheduleDefinition): Promise<ScheduleView>
+  get(id: string): Promise<ScheduleView | undefined>
+  list(options?: { state?: ScheduleState; limit?: number; cursor?: string }): Promise<{
+    schedules: ScheduleView[]
+    cursor: string | null
+  }>
+  cancel(id: string): Promise<ScheduleView>
+  resume(id: string): Promise<ScheduleView>
+  trigger(id: string): Promise<ScheduleView>
+  events(options?: { scheduleId?: string; limit?: number; before?: number }): Promise<ScheduleEvent[]>
+}
+
+// The methods as the class declares them: deriving the stub's RPC types is too deep for tsc.
+export type StreamRpc = Pick<ScheduleStream, "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "events">
+
+/** A typed client for one stream: one ScheduleStream Durable Object, named by the stream. */
+export function stream(namespace: DurableObjectNamespace<ScheduleStream>, name: string): StreamClient {
+  assertName("stream", name)
+  const stub = namespace.get(namespace.idFromName(name)) as unknown as StreamRpc
+  return {
+    name,
+    upsert: async (definition) => {
+      // A payload RPC cannot carry would fail in transit; refuse it here with the field named.
+      encodePayload(definition?.payload)
+      return unwrap(await stub.upsert(name, definition))
+    },
+    get: async (id) => {
+      const reply = (await stub.get(name, id)) as Reply<ScheduleView>
+      return !reply.ok && reply.error.code === "not_found" ? undefined : unwrap(reply)
+    },
+    list: async (options = {}) => unwrap(await stub.list(name, options)),
+    cancel: async (id) => unwrap(await stub.cancel(name, id)),
+    resume: async (id) => unwrap(await stub.resume(name, id)),
+    trigger: async (id) => unwrap(await stub.trigger(name, id)),
+    events: async (options = {}) => unwrap(await stub.events(name, options)) as ScheduleEvent[],
+  }
+}
+
+function unwrap<T>(reply: Reply<T>): T {
+  if (reply.ok) return reply.value
+  throw toError(reply.error)
+}
+
+export function toError(error: ReplyError): Error {
+  switch (error.code) {
+    case "invalid":
+      return error.field
+        ? Object.assign(new ScheduleDefinitionError(error.field, ""), { message: error.message })
+        : new RangeError(error.message)
+    case "not_found":
+      return new ScheduleNotFoundError(error.message)
+    case "conflict":
+      return new ScheduleStateError(error.message)
+    case "unavailable":
+      return new StreamUnavailableError(error.message)
+  }
+}

@@ -1,0 +1,116 @@
+import { type Duration, toMillis } from "../duration.ts"
+import type { Json } from "./contract.ts"
+
+export interface Delivery<P extends Json = Json> {
+  stream: string
+  scheduleId: string
+  /** 1-based; stays the same through every retry of this occurrence. */
+  occurrence: number
+  dueAt: Date
+  /** 1 for the first try of this occurrence, raised by each retry or lost lease. */
+  attempt: number
+  lateByMs: number
+  /** `schedule:<stream>/<id>:<occurrence>`: dedupe side effects on it (delivery is at least once). */
+  idempotencyKey: string
+  payload: P
+}
+
+export interface DeliveryContext {
+  env: Env
+  /** Aborted at the consumer's timeout; slotwise cannot stop code that ignores it. */
+  signal: AbortSignal
+}
+
+export type Outcome = { status: "retry"; reason: string } | { status: "terminal"; reason: string }
+
+// Only outcomes built by retry()/terminal() count: any other returned value means delivered.
+const outcomes = new WeakSet<object>()
+const outcome = (status: Outcome["status"], reason: unknown): Outcome => {
+  const built = { status, reason: String(reason) }
+  outcomes.add(built)
+  return built
+}
+
+/** Retry this occurrence after the durable backoff (1, 2, 4 ... 60 s). */
+export const retry = (reason: string): Outcome => outcome("retry", reason)
+/** Stop the whole schedule in `failed`, recurring ones included, until resumed or upserted. */
+export const terminal = (reason: string): Outcome => outcome("terminal", reason)
+
+export const isOutcome = (value: unknown): value is Outcome =>
+  typeof value === "object" && value !== null && outcomes.has(value)
+
+export interface ConsumerDefinition<P extends Json = Json> {
+  /** `[a-z0-9][a-z0-9._-]{0,99}`, unique across src/consumers.ts. */
+  name: string
+  /** Default 30 seconds, at most 10 minutes; the claim's lease is timeout + 30 seconds. */
+  timeout?: Duration
+  /** Return nothing (or any value) when delivered; return retry()/terminal() or throw otherwise. */
+  deliver: (delivery: Delivery<P>, ctx: DeliveryContext) => unknown
+}
+
+export interface Consumer {
+  readonly name: string
+  readonly timeoutMs: number
+  readonly leaseMs: number
+  readonly deliver: (delivery: Delivery, ctx: DeliveryContext) => unknown
+}
+
+export const CONSUMER_NAME = /^[a-z0-9][a-z0-9._-]{0,99}$/
+export const DEFAULT_TIMEOUT_MS = 30_000
+export const MAX_TIMEOUT_MS = 10 * 60_000
+export const MIN_TIMEOUT_MS = 100
+export const LEASE_MARGIN_MS = 30_000
+
+export class ConsumerDefinitionError extends Error {
+  override name = "ConsumerDefinitionError"
+}
+
+export function consumer<P extends Json = Json>(definition: ConsumerDefinition<P>): Consumer {
+  const label = String(definition?.name)
+  if (typeof definition?.name !== "string" || !CONSUMER_NAME.test(definition.name)) {
+    throw new ConsumerDefinitionError(`consumer "${label}": name must match [a-z0-9][a-z0-9._-]{0,99}`)
+  }
+  const timeoutMs = definition.timeout === undefined ? DEFAULT_TIMEOUT_MS : toMillis(definition.timeout)
+  if (timeoutMs === undefined || timeoutMs < MIN_TIMEOUT_MS || timeoutMs > MAX_TIMEOUT_MS) {
+    throw new ConsumerDefinitionError(`consumer "${label}": timeout must be between 100 ms and 10 minutes`)
+  }
+  if (typeof definition.deliver !== "function") {
+    throw new ConsumerDefinitionError(`consumer "${label}": deliver must be a function`)
+  }
+  return Object.freeze({
+    name: definition.name,
+    timeoutMs,
+    leaseMs: timeoutMs + LEASE_MARGIN_MS,
+    deliver: definition.deliver as Consumer["deliver"],
+  })
+}
+
+export interface ConsumerRegistry {
+  get(name: string): Consumer | undefined
+  readonly names: readonly string[]
+}
+
+/**
+ * The one list of consumers, read on first use: slices import the schedules module that
+ * imports this list, so it cannot be read while the modules load. A duplicate name throws
+ * on first use; src/isolate.ts makes that start-up.
+ */
+export function consumers(list: () => readonly Consumer[]): ConsumerRegistry {
+  let byName: Map<string, Consumer> | undefined
+  const resolve = () => {
+    if (byName) return byName
+    const map = new Map<string, Consumer>()
+    for (const item of list()) {
+      if (map.has(item.name)) throw new ConsumerDefinitionError(`consumer "${item.name}" is declared twice`)
+      map.set(item.name, item)
+    }
+    byName = map
+    return map
+  }
+  return {
+    get: (name) => resolve().get(name),
+    get names() {
+      return [...resolve().keys()]
+    },
+  }
+}

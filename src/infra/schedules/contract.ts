@@ -1,0 +1,191 @@
+import { CronSyntaxError, isTimezone, parseCron } from "../cron.ts"
+import { type Duration, toMillis } from "../duration.ts"
+
+/** Stream names and schedule ids: URL-safe, so they travel in admin paths unescaped. */
+export const NAME = /^[A-Za-z0-9._~-]{1,128}$/
+export const MAX_PAYLOAD_BYTES = 64 * 1024
+export const MIN_EVERY_MS = 1_000
+/** The furthest ahead a schedule may be set: 10 years. */
+export const MAX_HORIZON_MS = 10 * 366 * 86_400_000
+export const MAX_ATTEMPTS_LIMIT = 1_000
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type ScheduleState = "scheduled" | "completed" | "cancelled" | "failed"
+export const STATES: readonly ScheduleState[] = ["scheduled", "completed", "cancelled", "failed"]
+
+/** What a caller upserts: exactly one of at, after, every or cron. */
+export interface ScheduleDefinition {
+  id: string
+  consumer: string
+  payload?: Json
+  /** Off by default: retries continue, capped at 60 s apart, until success or terminal. */
+  maxAttempts?: number
+  at?: Date | number | string
+  after?: Duration
+  every?: Duration
+  cron?: string
+  /** IANA name for `cron`; default UTC. */
+  timezone?: string
+}
+
+export type Timing =
+  | { kind: "at"; atMs: number }
+  | { kind: "after"; afterMs: number }
+  | { kind: "every"; everyMs: number }
+  | { kind: "cron"; cron: string; timezone: string }
+
+/** A validated definition, as the stream stores it. */
+export interface ScheduleSpec {
+  id: string
+  consumer: string
+  payload: string
+  maxAttempts: number | null
+  timing: Timing
+}
+
+export type ScheduleField = keyof ScheduleDefinition | "stream" | "timing"
+
+export class ScheduleDefinitionError extends Error {
+  override name = "ScheduleDefinitionError"
+  constructor(
+    readonly field: ScheduleField,
+    problem: string,
+  ) {
+    super(`${field} ${problem}`)
+  }
+}
+
+const fail = (field: ScheduleField, problem: string): never => {
+  throw new ScheduleDefinitionError(field, problem)
+}
+
+export function assertName(field: "id" | "stream", value: unknown): string {
+  if (typeof value !== "string" || !NAME.test(value)) fail(field, "must match [A-Za-z0-9._~-]{1,128}")
+  return value as string
+}
+
+/**
+ * Validates a definition before anything is written; throws ScheduleDefinitionError naming
+ * the field. `knownConsumer` answers whether a consumer of that name is declared.
+ */
+export function validateDefinition(
+  input: unknown,
+  now: number,
+  knownConsumer: (name: string) => boolean,
+): ScheduleSpec {
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    fail("timing", "definition must be an object")
+  const def = input as Record<string, unknown>
+  const id = assertName("id", def.id)
+  if (typeof def.consumer !== "string" || !knownConsumer(def.consumer)) {
+    fail("consumer", `${JSON.stringify(def.consumer)} is not a consumer listed in src/consumers.ts`)
+  }
+  const timing = validateTiming(def, now)
+  const payload = encodePayload(def.payload)
+  let maxAttempts: number | null = null
+  if (def.maxAttempts !== undefined && def.maxAttempts !== null) {
+    const n = def.maxAttempts
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_ATTEMPTS_LIMIT) {
+      fail("maxAttempts", `must be a positive integer up to ${MAX_ATTEMPTS_LIMIT}`)
+    }
+    maxAttempts = n as number
+  }
+  return { id, consumer: def.consumer as string, payload, maxAttempts, timing }
+}
+
+function validateTiming(def: Record<string, unknown>, now: number): Timing {
+  const given = (["at", "after", "every", "cron"] as const).filter((key) => def[key] !== undefined)
+  if (given.length !== 1) {
+    fail(
+      "timing",
+      given.length === 0
+        ? "is missing: give one of at, after, every or cron"
+        : `must be one of at, after, every or cron, got ${given.join(" and ")}`,
+    )
+  }
+  if (def.timezone !== undefined && given[0] !== "cron") fail("timezone", "applies only to cron")
+  switch (given[0]) {
+    case "at": {
+      const atMs = toInstant(def.at)
+      if (atMs === undefined) fail("at", "must be a Date, epoch milliseconds or an ISO 8601 string with an offset")
+      if ((atMs as number) > now + MAX_HORIZON_MS) fail("at", "is more than 10 years ahead")
+      return { kind: "at", atMs: atMs as number }
+    }
+    case "after": {
+      const afterMs = toMillis(def.after)
+      if (afterMs === undefined) fail("after", 'must be milliseconds or a string such as "10 minutes"')
+      if ((afterMs as number) > MAX_HORIZON_MS) fail("after", "is more than 10 years")
+      return { kind: "after", afterMs: afterMs as number }
+    }
+    case "every": {
+      const everyMs = toMillis(def.every)
+      if (everyMs === undefined) fail("every", 'must be milliseconds or a string such as "1 hour"')
+      if ((everyMs as number) < MIN_EVERY_MS) fail("every", "must be at least 1 second")
+      if ((everyMs as number) > MAX_HORIZON_MS) fail("every", "is more than 10 years")
+      return { kind: "every", everyMs: everyMs as number }
+    }
+    default: {
+      const timezone = def.timezone ?? "UTC"
+      if (typeof timezone !== "string" || !isTimezone(timezone))
+        fail("timezone", `${JSON.stringify(timezone)} is not an IANA timezone`)
+      if (typeof def.cron !== "string") fail("cron", "must be a string of 5 fields")
+      try {
+        const schedule = parseCron(def.cron as string, timezone as string)
+        if (schedule.nextAfter(now) === undefined) fail("cron", "never fires")
+      } catch (error) {
+        if (error instanceof CronSyntaxError) fail("cron", error.message)
+        throw error
+      }
+      return { kind: "cron", cron: (def.cron as string).trim(), timezone: timezone as string }
+    }
+  }
+}
+
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
+
+function toInstant(value: unknown): number | undefined {
+  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined
+  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? value : undefined
+  if (typeof value === "string" && ISO_WITH_OFFSET.test(value)) {
+    const ms = Date.parse(value)
+    return Number.isFinite(ms) ? ms : undefined
+  }
+  return undefined
+}
+
+/** JSON text of the payload; refuses what JSON cannot carry unchanged, and more than 64 KiB. */
+export function encodePayload(payload: unknown): string {
+  if (payload === undefined) return "null"
+  const problem = jsonProblem(payload, "payload", new Set())
+  if (problem) fail("payload", problem)
+  const text = JSON.stringify(payload)
+  if (new TextEncoder().encode(text).byteLength > MAX_PAYLOAD_BYTES) fail("payload", "is over 64 KiB as JSON")
+  return text
+}
+
+function jsonProblem(value: unknown, path: string, seen: Set<object>): string | undefined {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : `is not JSON: ${path} is ${value}`
+  if (typeof value !== "object") return `is not JSON: ${path} is a ${typeof value}`
+  if (seen.has(value)) return `is not JSON: ${path} is circular`
+  const proto = Object.getPrototypeOf(value)
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {
+    return `is not JSON: ${path} is a ${value.constructor?.name ?? "non-plain object"}`
+  }
+  seen.add(value)
+  for (const [key, item] of Object.entries(value)) {
+    const problem = jsonProblem(item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, seen)
+    if (problem) return problem
+  }
+  seen.delete(value)
+  return undefined
+}
+
+/** True when two specs describe the same schedule: upserting it again changes nothing. */
+export const sameSpec = (a: ScheduleSpec, b: ScheduleSpec) =>
+  a.consumer === b.consumer &&
+  a.payload === b.payload &&
+  a.maxAttempts === b.maxAttempts &&
+  sameTiming(a.timing, b.timing)
+
+export const sameTiming = (a: Timing, b: Timing) => JSON.stringify(a) === JSON.stringify(b)

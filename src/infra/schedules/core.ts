@@ -1,0 +1,288 @@
+import { parseCron } from "../cron.ts"
+import { durableDelay } from "../retry.ts"
+import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "./contract.ts"
+import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "./events.ts"
+import { eligibleAt, isRecurring, type ScheduleRow, specOf, timingColumns } from "./row.ts"
+
+/** A pure transition's result: the row to write and the events to append with it. */
+export interface Change {
+  row: ScheduleRow
+  events: EventDraft[]
+}
+
+/** A transition that writes nothing, with the reason when the caller asked for something refused. */
+export interface NoChange {
+  row: ScheduleRow | undefined
+  events: []
+  refused?: string
+}
+
+export type Transition = Change | NoChange
+
+const none = (row: ScheduleRow | undefined, refused?: string): NoChange =>
+  refused === undefined ? { row, events: [] } : { row, events: [], refused }
+
+export const changed = (t: Transition): t is Change => t.events.length > 0
+
+export type TransitionInput = ScheduleRow | undefined
+
+/** The lease of a claim whose consumer is no longer declared: it fails at once anyway. */
+export const DEFAULT_LEASE_MS = 60_000
+
+/** When the first occurrence of a timing is due, seen from `now`. */
+export function firstDue(timing: Timing, now: number): number {
+  switch (timing.kind) {
+    case "at":
+      return timing.atMs
+    case "after":
+      return now + timing.afterMs
+    case "every":
+      return now + timing.everyMs
+    case "cron":
+      return parseCron(timing.cron, timing.timezone).nextAfter(now) ?? Number.MAX_SAFE_INTEGER
+  }
+}
+
+/**
+ * The occurrence after `row`'s, coalescing missed slots onto the original cadence: the first
+ * cadence point strictly after both now and the current one. `every` is O(1) arithmetic.
+ */
+export function nextDue(row: ScheduleRow, now: number): number {
+  const from = Math.max(now, row.cadenceAt)
+  if (row.kind === "every") {
+    const interval = row.intervalMs as number
+    return row.cadenceAt + (Math.floor((from - row.cadenceAt) / interval) + 1) * interval
+  }
+  return parseCron(row.cron as string, row.timezone as string).nextAfter(from) ?? Number.MAX_SAFE_INTEGER
+}
+
+/** Idempotent upsert: the same definition changes nothing; a new timing recomputes next_at. */
+export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, now: number): Transition {
+  const columns = {
+    consumer: spec.consumer,
+    payload: spec.payload,
+    maxAttempts: spec.maxAttempts,
+    ...timingColumns(spec.timing),
+  }
+  const setEvent = (row: ScheduleRow, cause: string): EventDraft => ({
+    type: "schedule/set",
+    scheduleId: row.id,
+    data: { cause, consumer: row.consumer, timing: spec.timing, occurrence: row.occurrence, nextAt: row.nextAt },
+  })
+  if (!existing) {
+    const due = firstDue(spec.timing, now)
+    const row: ScheduleRow = {
+      id: spec.id,
+      ...columns,
+      state: "scheduled",
+      occurrence: 1,
+      nextAt: due,
+      cadenceAt: due,
+      retryAt: null,
+      claimUntil: null,
+      claimToken: null,
+      attempts: 0,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    }
+    return { row, events: [setEvent(row, "created")] }
+  }
+  if (existing.state !== "scheduled") {
+    const due = firstDue(spec.timing, now)
+    const row: ScheduleRow = {
+      ...existing,
+      ...columns,
+      state: "scheduled",
+      // A delivered one-shot starts a new occurrence, so its key is not deduped away.
+      occurrence: existing.state === "completed" ? existing.occurrence + 1 : existing.occurrence,
+      nextAt: due,
+      cadenceAt: due,
+      ...clearedAttempt,
+      claimUntil: null,
+      claimToken: null,
+      updatedAt: now,
+    }
+    return { row, events: [setEvent(row, "restarted")] }
+  }
+  if (sameSpec(specOf(existing), spec)) return none(existing)
+  if (sameTiming(specOf(existing).timing, spec.timing)) {
+    const row = { ...existing, ...columns, updatedAt: now }
+    return { row, events: [setEvent(row, "updated")] }
+  }
+  const due = firstDue(spec.timing, now)
+  // The occurrence counter stays; an in-flight delivery keeps its claim but cannot settle,
+  // since next_at no longer matches.
+  const row: ScheduleRow = { ...existing, ...columns, nextAt: due, cadenceAt: due, ...clearedAttempt, updatedAt: now }
+  return { row, events: [setEvent(row, "retimed")] }
+}
+
+const clearedAttempt = { retryAt: null, attempts: 0, lastError: null } as const
+
+/** What a tick selected; the claim rechecks it inside the transaction. */
+export interface Selection {
+  id: string
+  occurrence: number
+  nextAt: number
+  attempts: number
+}
+
+export interface Claim extends Selection {
+  token: string
+  claimUntil: number
+}
+
+/** Claims a selected row for one attempt, if it is still eligible and still the same occurrence. */
+export function claim(row: ScheduleRow | undefined, seen: Selection, now: number, token: string, leaseMs: number) {
+  if (
+    !row ||
+    row.state !== "scheduled" ||
+    eligibleAt(row) > now ||
+    row.occurrence !== seen.occurrence ||
+    row.nextAt !== seen.nextAt ||
+    row.attempts !== seen.attempts
+  ) {
+    return undefined
+  }
+  const claimed: ScheduleRow = {
+    ...row,
+    claimUntil: now + leaseMs,
+    claimToken: token,
+    attempts: row.attempts + 1,
+    updatedAt: now,
+  }
+  const ticket: Claim = { ...seen, attempts: claimed.attempts, token, claimUntil: now + leaseMs }
+  return { row: claimed, claim: ticket }
+}
+
+export type Result =
+  | { status: "delivered"; startedAt: number }
+  | { status: "retry"; reason: string }
+  | { status: "terminal"; reason: string }
+
+/** True when a result may still be written: same state, token, live lease, occurrence and due time. */
+export const fenceHolds = (row: ScheduleRow | undefined, claim: Claim, now: number): row is ScheduleRow =>
+  row !== undefined &&
+  row.state === "scheduled" &&
+  row.claimToken === claim.token &&
+  row.claimUntil !== null &&
+  row.claimUntil > now &&
+  row.occurrence === claim.occurrence &&
+  row.nextAt === claim.nextAt
+
+/** Settles an attempt; a stale result (fence broken) writes nothing and emits nothing. */
+export function settle(row: ScheduleRow | undefined, claim: Claim, result: Result, now: number): Transition {
+  if (!fenceHolds(row, claim, now)) return none(row)
+  const released = { ...row, claimUntil: null, claimToken: null, updatedAt: now }
+  const failed = (data: Record<string, unknown>): EventDraft => ({
+    type: "schedule/failed",
+    scheduleId: row.id,
+    data: { occurrence: row.occurrence, attempts: row.attempts, ...data },
+  })
+
+  if (result.status === "delivered") {
+    const lateByMs = Math.max(0, result.startedAt - row.nextAt)
+    const next = advance(released, now)
+    const events: EventDraft[] = [
+      {
+        type: "schedule/fired",
+        scheduleId: row.id,
+        data: { occurrence: row.occurrence, attempt: row.attempts, lateByMs, nextAt: next.nextAt, state: next.state },
+      },
+    ]
+    if (lateByMs > LATE_THRESHOLD_MS) {
+      events.push({ type: "schedule/late", scheduleId: row.id, data: { occurrence: row.occurrence, lateByMs } })
+    }
+    return { row: next, events }
+  }
+
+  const reason = cutReason(result.reason)
+  if (result.status === "terminal") {
+    const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason }
+    return { row: stopped, events: [failed({ terminal: true, reason })] }
+  }
+
+  if (row.maxAttempts !== null && row.attempts >= row.maxAttempts) {
+    if (isRecurring(row)) {
+      const skipped = { ...advance(released, now), lastError: reason }
+      return { row: skipped, events: [failed({ skipped: true, reason, nextAt: skipped.nextAt })] }
+    }
+    const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason }
+    return { row: stopped, events: [failed({ terminal: true, exhausted: true, reason })] }
+  }
+  const retryAt = now + durableDelay(row.attempts)
+  return { row: { ...released, retryAt, lastError: reason }, events: [failed({ retryAt, reason })] }
+}
+
+/** Moves past the current occurrence: the next one on the cadence, or `completed` for a one-shot. */
+function advance(row: ScheduleRow, now: number): ScheduleRow {
+  if (!isRecurring(row)) return { ...row, state: "completed", ...clearedAttempt }
+  const due = nextDue(row, now)
+  return { ...row, occurrence: row.occurrence + 1, nextAt: due, cadenceAt: due, ...clearedAttempt }
+}
+
+export function cancel(row: ScheduleRow | undefined, now: number): Transition {
+  if (!row) return none(row)
+  if (row.state !== "scheduled" && row.state !== "failed") return none(row, `schedule is ${row.state}`)
+  const cancelled: ScheduleRow = {
+    ...row,
+    state: "cancelled",
+    retryAt: null,
+    claimUntil: null,
+    claimToken: null,
+    updatedAt: now,
+  }
+  return {
+    row: cancelled,
+    events: [{ type: "schedule/cancelled", scheduleId: row.id, data: { occurrence: row.occurrence, from: row.state } }],
+  }
+}
+
+/** failed or cancelled -> scheduled at the same occurrence, attempts reset. */
+export function resume(row: ScheduleRow | undefined, now: number): Transition {
+  if (!row) return none(row)
+  if (row.state !== "failed" && row.state !== "cancelled") return none(row, `schedule is ${row.state}`)
+  const resumed: ScheduleRow = {
+    ...row,
+    state: "scheduled",
+    ...clearedAttempt,
+    claimUntil: null,
+    claimToken: null,
+    updatedAt: now,
+  }
+  return {
+    row: resumed,
+    events: [
+      {
+        type: "schedule/set",
+        scheduleId: row.id,
+        data: { cause: "resumed", from: row.state, occurrence: row.occurrence, nextAt: row.nextAt },
+      },
+    ],
+  }
+}
+
+/** Makes the current occurrence due now; its place on the cadence (cadenceAt) stays. */
+export function trigger(row: ScheduleRow | undefined, now: number): Transition {
+  if (!row) return none(row)
+  if (row.state !== "scheduled") return none(row, `schedule is ${row.state}`)
+  if (row.claimUntil !== null && row.claimUntil > now) return none(row, "the current occurrence is being delivered")
+  const triggered: ScheduleRow = {
+    ...row,
+    nextAt: Math.min(row.nextAt, now),
+    retryAt: null,
+    claimUntil: null,
+    claimToken: null,
+    updatedAt: now,
+  }
+  return {
+    row: triggered,
+    events: [
+      {
+        type: "schedule/set",
+        scheduleId: row.id,
+        data: { cause: "triggered", occurrence: row.occurrence, nextAt: triggered.nextAt },
+      },
+    ],
+  }
+}

@@ -1,0 +1,64 @@
+import type { ScheduleSpec, ScheduleState, Timing } from "./contract.ts"
+
+/** One schedule as the stream stores it. Times are epoch milliseconds. */
+export interface ScheduleRow {
+  id: string
+  consumer: string
+  kind: Timing["kind"]
+  /** `at`: the instant; `after`/`every`: the interval. */
+  atMs: number | null
+  intervalMs: number | null
+  cron: string | null
+  timezone: string | null
+  payload: string
+  maxAttempts: number | null
+  state: ScheduleState
+  /** 1-based number of the occurrence now due; it survives retries, crashes and restarts. */
+  occurrence: number
+  /** When the current occurrence is due for delivery. */
+  nextAt: number
+  /** Where the current occurrence sits on the cadence; differs from nextAt only after a trigger. */
+  cadenceAt: number
+  retryAt: number | null
+  claimUntil: number | null
+  claimToken: string | null
+  /** Attempts made at the current occurrence, counted at claim so a lost lease counts too. */
+  attempts: number
+  lastError: string | null
+  createdAt: number
+  updatedAt: number
+}
+
+export const eligibleAt = (row: Pick<ScheduleRow, "nextAt" | "retryAt" | "claimUntil">) =>
+  Math.max(row.nextAt, row.retryAt ?? 0, row.claimUntil ?? 0)
+
+export function timingOf(row: ScheduleRow): Timing {
+  switch (row.kind) {
+    case "at":
+      return { kind: "at", atMs: row.atMs as number }
+    case "after":
+      return { kind: "after", afterMs: row.intervalMs as number }
+    case "every":
+      return { kind: "every", everyMs: row.intervalMs as number }
+    case "cron":
+      return { kind: "cron", cron: row.cron as string, timezone: row.timezone as string }
+  }
+}
+
+export const specOf = (row: ScheduleRow): ScheduleSpec => ({
+  id: row.id,
+  consumer: row.consumer,
+  payload: row.payload,
+  maxAttempts: row.maxAttempts,
+  timing: timingOf(row),
+})
+
+export const timingColumns = (timing: Timing) => ({
+  kind: timing.kind,
+  atMs: timing.kind === "at" ? timing.atMs : null,
+  intervalMs: timing.kind === "after" ? timing.afterMs : timing.kind === "every" ? timing.everyMs : null,
+  cron: timing.kind === "cron" ? timing.cron : null,
+  timezone: timing.kind === "cron" ? timing.timezone : null,
+})
+
+export const isRecurring = (row: Pick<ScheduleRow, "kind">) => row.kind === "every" || row.kind === "cron"

@@ -1,0 +1,256 @@
+import type { ScheduleState } from "./contract.ts"
+import type { Change, Selection } from "./core.ts"
+import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "./events.ts"
+import type { ScheduleRow } from "./row.ts"
+
+/** The schema this code knows; a stream whose storage is newer refuses to run. */
+export const SCHEMA_VERSION = 1
+
+const MIGRATIONS: Record<number, string> = {
+  1: `
+    CREATE TABLE schedules (
+      id TEXT PRIMARY KEY,
+      consumer TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('at', 'after', 'every', 'cron')),
+      at_ms INTEGER,
+      interval_ms INTEGER,
+      cron TEXT,
+      timezone TEXT,
+      payload TEXT NOT NULL,
+      max_attempts INTEGER,
+      state TEXT NOT NULL CHECK (state IN ('scheduled', 'completed', 'cancelled', 'failed')),
+      occurrence INTEGER NOT NULL,
+      next_at INTEGER NOT NULL,
+      cadence_at INTEGER NOT NULL,
+      retry_at INTEGER,
+      claim_until INTEGER,
+      claim_token TEXT,
+      attempts INTEGER NOT NULL,
+      last_error TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      eligible_at INTEGER GENERATED ALWAYS AS (max(next_at, coalesce(retry_at, 0), coalesce(claim_until, 0))) VIRTUAL
+    ) WITHOUT ROWID;
+    CREATE INDEX schedules_due ON schedules (eligible_at, id) WHERE state = 'scheduled';
+    CREATE TABLE events (
+      seq INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL,
+      schedule_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT NOT NULL
+    );
+    CREATE INDEX events_by_schedule ON events (schedule_id, seq);
+  `,
+}
+
+export class SchemaVersionError extends Error {
+  override name = "SchemaVersionError"
+}
+
+export interface RowCounts {
+  rowsRead: number
+  rowsWritten: number
+}
+
+type SqlRow = Record<string, SqlStorageValue>
+
+const COLUMNS = `id, consumer, kind, at_ms, interval_ms, cron, timezone, payload, max_attempts, state, occurrence,
+  next_at, cadence_at, retry_at, claim_until, claim_token, attempts, last_error, created_at, updated_at`
+
+/** The stream's SQLite: synchronous queries, and row counters from every cursor. */
+export class ScheduleStore {
+  readonly counts: RowCounts = { rowsRead: 0, rowsWritten: 0 }
+
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  exec<T extends SqlRow = SqlRow>(query: string, ...bindings: SqlStorageValue[]): T[] {
+    const cursor = this.storage.sql.exec<T>(query, ...bindings)
+    const rows = cursor.toArray()
+    this.counts.rowsRead += cursor.rowsRead
+    this.counts.rowsWritten += cursor.rowsWritten
+    return rows
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.storage.transactionSync(work)
+  }
+
+  /** Brings storage to SCHEMA_VERSION in one transaction, keeping every row; refuses a newer one. */
+  migrate(): void {
+    this.transaction(() => {
+      this.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+      const stored = Number(this.meta("schema_version") ?? 0)
+      if (stored > SCHEMA_VERSION) {
+        throw new SchemaVersionError(
+          `stream storage is at schema version ${stored}, newer than this code's ${SCHEMA_VERSION}; deploy the newer code or restore a backup`,
+        )
+      }
+      for (let version = stored + 1; version <= SCHEMA_VERSION; version++) {
+        for (const statement of (MIGRATIONS[version] as string).split(";").map((s) => s.trim())) {
+          if (statement) this.exec(statement)
+        }
+        this.setMeta("schema_version", String(version))
+      }
+    })
+  }
+
+  meta(key: string): string | undefined {
+    return this.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key)[0]?.value
+  }
+
+  setMeta(key: string, value: string): void {
+    this.exec(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      key,
+      value,
+    )
+  }
+
+  get(id: string): ScheduleRow | undefined {
+    const [row] = this.exec(`SELECT ${COLUMNS} FROM schedules WHERE id = ?`, id)
+    return row ? toRow(row) : undefined
+  }
+
+  /** Writes a transition's row and events; call inside transaction(). */
+  apply(change: Change, now: number): void {
+    this.put(change.row)
+    this.append(change.events, now)
+  }
+
+  put(row: ScheduleRow): void {
+    this.exec(
+      `INSERT INTO schedules (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET consumer = excluded.consumer, kind = excluded.kind, at_ms = excluded.at_ms,
+         interval_ms = excluded.interval_ms, cron = excluded.cron, timezone = excluded.timezone,
+         payload = excluded.payload, max_attempts = excluded.max_attempts, state = excluded.state,
+         occurrence = excluded.occurrence, next_at = excluded.next_at, cadence_at = excluded.cadence_at,
+         retry_at = excluded.retry_at, claim_until = excluded.claim_until, claim_token = excluded.claim_token,
+         attempts = excluded.attempts, last_error = excluded.last_error, updated_at = excluded.updated_at`,
+      row.id,
+      row.consumer,
+      row.kind,
+      row.atMs,
+      row.intervalMs,
+      row.cron,
+      row.timezone,
+      row.payload,
+      row.maxAttempts,
+      row.state,
+      row.occurrence,
+      row.nextAt,
+      row.cadenceAt,
+      row.retryAt,
+      row.claimUntil,
+      row.claimToken,
+      row.attempts,
+      row.lastError,
+      row.createdAt,
+      row.updatedAt,
+    )
+  }
+
+  /** Appends events and prunes the oldest beyond EVENT_LOG_LIMIT by key range, never scanning the log. */
+  append(events: readonly EventDraft[], now: number): void {
+    let last = 0
+    for (const event of events) {
+      const [inserted] = this.exec<{ seq: number }>(
+        "INSERT INTO events (at, schedule_id, type, data) VALUES (?, ?, ?, ?) RETURNING seq",
+        now,
+        event.scheduleId,
+        event.type,
+        JSON.stringify(event.data),
+      )
+      last = inserted?.seq ?? last
+    }
+    if (last > EVENT_LOG_LIMIT) this.exec("DELETE FROM events WHERE seq <= ?", last - EVENT_LOG_LIMIT)
+  }
+
+  /** Up to `limit` rows eligible at `now`, in due order, through the partial (eligible_at, id) index. */
+  selectDue(now: number, limit: number): Selection[] {
+    return this.exec<{ id: string; occurrence: number; next_at: number; attempts: number }>(
+      `SELECT id, occurrence, next_at, attempts FROM schedules
+       WHERE state = 'scheduled' AND eligible_at <= ? ORDER BY eligible_at, id LIMIT ?`,
+      now,
+      limit,
+    ).map((r) => ({ id: r.id, occurrence: r.occurrence, nextAt: r.next_at, attempts: r.attempts }))
+  }
+
+  /** The smallest eligible_at of any scheduled row: when the alarm must fire next. */
+  nextEligibleAt(): number | undefined {
+    const [row] = this.exec<{ eligible_at: number }>(
+      "SELECT eligible_at FROM schedules WHERE state = 'scheduled' ORDER BY eligible_at, id LIMIT 1",
+    )
+    return row?.eligible_at
+  }
+
+  list(options: { state?: ScheduleState; limit: number; cursor?: string }): ScheduleRow[] {
+    const where: string[] = []
+    const bindings: SqlStorageValue[] = []
+    if (options.state) {
+      where.push("state = ?")
+      bindings.push(options.state)
+    }
+    if (options.cursor) {
+      where.push("id > ?")
+      bindings.push(options.cursor)
+    }
+    const clause = where.length ? `WHERE ${where.join(" AND ")}` : ""
+    return this.exec(`SELECT ${COLUMNS} FROM schedules ${clause} ORDER BY id LIMIT ?`, ...bindings, options.limit).map(
+      toRow,
+    )
+  }
+
+  count(): number {
+    return Number(this.exec<{ n: number }>("SELECT count(*) AS n FROM schedules")[0]?.n ?? 0)
+  }
+
+  events(options: { scheduleId?: string; limit: number; before?: number }): ScheduleEvent[] {
+    const where: string[] = []
+    const bindings: SqlStorageValue[] = []
+    if (options.scheduleId) {
+      where.push("schedule_id = ?")
+      bindings.push(options.scheduleId)
+    }
+    if (options.before) {
+      where.push("seq < ?")
+      bindings.push(options.before)
+    }
+    const clause = where.length ? `WHERE ${where.join(" AND ")}` : ""
+    return this.exec<{ seq: number; at: number; schedule_id: string; type: string; data: string }>(
+      `SELECT seq, at, schedule_id, type, data FROM events ${clause} ORDER BY seq DESC LIMIT ?`,
+      ...bindings,
+      options.limit,
+    ).map((r) => ({
+      seq: r.seq,
+      at: r.at,
+      scheduleId: r.schedule_id,
+      type: r.type as ScheduleEvent["type"],
+      data: JSON.parse(r.data),
+    }))
+  }
+}
+
+function toRow(r: SqlRow): ScheduleRow {
+  return {
+    id: r.id as string,
+    consumer: r.consumer as string,
+    kind: r.kind as ScheduleRow["kind"],
+    atMs: r.at_ms as number | null,
+    intervalMs: r.interval_ms as number | null,
+    cron: r.cron as string | null,
+    timezone: r.timezone as string | null,
+    payload: r.payload as string,
+    maxAttempts: r.max_attempts as number | null,
+    state: r.state as ScheduleState,
+    occurrence: r.occurrence as number,
+    nextAt: r.next_at as number,
+    cadenceAt: r.cadence_at as number,
+    retryAt: r.retry_at as number | null,
+    claimUntil: r.claim_until as number | null,
+    claimToken: r.claim_token as string | null,
+    attempts: r.attempts as number,
+    lastError: r.last_error as string | null,
+    createdAt: r.created_at as number,
+    updatedAt: r.updated_at as number,
+  }
+}

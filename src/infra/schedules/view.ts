@@ -1,0 +1,45 @@
+import type { Json, ScheduleState, Timing } from "./contract.ts"
+import { eligibleAt, type ScheduleRow, timingOf } from "./row.ts"
+
+/** A schedule as clients and the admin API see it; times are epoch milliseconds. */
+export interface ScheduleView {
+  stream: string
+  id: string
+  consumer: string
+  timing: Timing
+  payload: Json
+  maxAttempts: number | null
+  state: ScheduleState
+  occurrence: number
+  nextAt: number
+  retryAt: number | null
+  claimUntil: number | null
+  eligibleAt: number
+  attempts: number
+  lastError: string | null
+  createdAt: number
+  updatedAt: number
+}
+
+export const viewOf = (stream: string, row: ScheduleRow): ScheduleView => ({
+  stream,
+  id: row.id,
+  consumer: row.consumer,
+  timing: timingOf(row),
+  payload: JSON.parse(row.payload),
+  maxAttempts: row.maxAttempts,
+  state: row.state,
+  occurrence: row.occurrence,
+  nextAt: row.nextAt,
+  retryAt: row.retryAt,
+  claimUntil: row.claimUntil,
+  eligibleAt: eligibleAt(row),
+  attempts: row.attempts,
+  lastError: row.lastError,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+})
+
+/** `schedule:<stream>/<id>:<occurrence>`: the same through every attempt of one occurrence. */
+export const idempotencyKey = (stream: string, id: string, occurrence: number) =>
+  `schedule:${stream}/${id}:${occurrence}`

@@ -1,0 +1,19 @@
+import { database } from "../../infra/db/index.ts"
+import { Schedules } from "../../infra/schedules/index.ts"
+import { recordReminder, trialById } from "./queries.ts"
+
+export type TrialReminderPayload = { trialId: number; account: string }
+
+/** Daily at 09:00 in the user's timezone while the trial is open (see routes.ts). */
+export const trialReminder = Schedules.consumer<TrialReminderPayload>({
+  name: "billing.trial-reminder",
+  timeout: "10 seconds",
+  deliver: async (delivery, { env }) => {
+    const db = database(env.DB)
+    const trial = await trialById(db, delivery.payload.trialId)
+    if (!trial) return Schedules.terminal(`trial ${delivery.payload.trialId} does not exist`)
+    if (trial.closedAt !== null) return
+    // Delivery is at least once: the key makes a redelivered occurrence a no-op.
+    await recordReminder(db, delivery.idempotencyKey, trial.account, trial.id, Date.now())
+  },
+})

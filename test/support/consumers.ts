@@ -1,0 +1,56 @@
+import type { Delivery } from "../../src/infra/schedules/index.ts"
+import { Schedules } from "../../src/infra/schedules/index.ts"
+import { trialReminder } from "../../src/slices/billing/index.ts"
+
+/** What a scripted consumer does on one attempt. */
+export type Step = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait"
+
+export interface Seen {
+  delivery: Delivery
+  aborted: () => boolean
+}
+
+/** Every delivery a test consumer saw, in order (tests share the isolate with the stream). */
+export const seen: Seen[] = []
+/** Per schedule id, the steps its next attempts take; "ok" once the script runs out. */
+export const script = new Map<string, Step[]>()
+/** Resolvers for "wait" steps, so a test decides when (and how) a delivery answers. */
+export const waiting: Array<{ delivery: Delivery; answer: (value?: unknown) => void; fail: (e: unknown) => void }> = []
+
+const run = (delivery: Delivery, signal: AbortSignal) => {
+  seen.push({ delivery, aborted: () => signal.aborted })
+  const step = script.get(delivery.scheduleId)?.shift() ?? "ok"
+  switch (step) {
+    case "ok":
+      return undefined
+    case "retry":
+      return Schedules.retry(`scripted retry of attempt ${delivery.attempt}`)
+    case "terminal":
+      return Schedules.terminal("scripted terminal failure")
+    case "throw":
+      throw new Error(`scripted throw on attempt ${delivery.attempt}`)
+    case "hang":
+      return new Promise(() => {})
+    case "wait":
+      return new Promise((answer, fail) => waiting.push({ delivery, answer, fail }))
+  }
+}
+
+export const scripted = Schedules.consumer({
+  name: "test.scripted",
+  deliver: (delivery, { signal }) => run(delivery, signal),
+})
+
+export const quick = Schedules.consumer({
+  name: "test.quick",
+  timeout: 300,
+  deliver: (delivery, { signal }) => run(delivery, signal),
+})
+
+export const consumers = Schedules.consumers(() => [trialReminder, scripted, quick])
+
+export const resetConsumers = () => {
+  seen.length = 0
+  script.clear()
+  waiting.length = 0
+}

@@ -1,0 +1,64 @@
+import { env, runInDurableObject } from "cloudflare:test"
+import type { StreamRpc } from "../../src/infra/schedules/client.ts"
+import type { ScheduleStream } from "../../src/infra/schedules/index.ts"
+
+/** Far in the future, so that no real alarm fires in the middle of a test that drives time. */
+export const T0 = Date.UTC(2100, 0, 4, 8, 0)
+export const SECOND = 1_000
+
+let streams = 0
+/** A fresh stream per call, driven with an injected clock. */
+export function openStream(prefix = "stream") {
+  const name = `${prefix}-${++streams}`
+  const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(name))
+  const rpc = stub as unknown as StreamRpc & Pick<ScheduleStream, "tick">
+  const inside = <R>(fn: (instance: ScheduleStream, state: DurableObjectState) => R | Promise<R>) =>
+    runInDurableObject(stub, fn)
+  return {
+    name,
+    stub,
+    upsert: (definition: Record<string, unknown>, now = T0) => rpc.upsert(name, definition, { now }),
+    get: (id: string) => rpc.get(name, id),
+    list: (options: Parameters<StreamRpc["list"]>[1] = {}) => rpc.list(name, options),
+    cancel: (id: string, now = T0) => rpc.cancel(name, id, { now }),
+    resume: (id: string, now = T0) => rpc.resume(name, id, { now }),
+    trigger: (id: string, now = T0) => rpc.trigger(name, id, { now }),
+    events: (options: Parameters<StreamRpc["events"]>[1] = {}) => rpc.events(name, options),
+    tick: (now: number) => rpc.tick(now),
+    inside,
+    /** The raw stored row, straight from the stream's SQLite. */
+    row: (id: string) =>
+      inside((_, state) => state.storage.sql.exec("SELECT * FROM schedules WHERE id = ?", id).toArray()[0]),
+    alarm: () => inside((_, state) => state.storage.getAlarm()),
+    counts: () =>
+      inside((_, state) => ({
+        schedules: Number(state.storage.sql.exec("SELECT count(*) AS n FROM schedules").one().n),
+        events: Number(state.storage.sql.exec("SELECT count(*) AS n FROM events").one().n),
+      })),
+    /** Every stored row and event, to prove a refused call changed nothing. */
+    snapshot: () =>
+      inside((_, state) =>
+        JSON.stringify([
+          state.storage.sql.exec("SELECT * FROM schedules ORDER BY id").toArray(),
+          state.storage.sql.exec("SELECT * FROM events ORDER BY seq").toArray(),
+        ]),
+      ),
+  }
+}
+
+export type TestStream = ReturnType<typeof openStream>
+
+/** Waits (bounded) until `condition` holds; for a delivery in flight on another request. */
+export async function until(condition: () => boolean, what: string, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** The value of a successful reply, or the test fails with the refusal. */
+export function value<T>(reply: { ok: true; value: T } | { ok: false; error: unknown }): T {
+  if (!reply.ok) throw new Error(`expected ok, got ${JSON.stringify(reply.error)}`)
+  return reply.value
+}
