@@ -108,9 +108,17 @@ export class ScheduleStream extends DurableObject<Env> {
     return ok({ schedules, cursor: rows.length === limit ? (rows[rows.length - 1]?.id ?? null) : null })
   }
 
-  cancel = (stream: string, id: string, at: At = {}) => this.transition(stream, id, core.cancel, at)
-  resume = (stream: string, id: string, at: At = {}) => this.transition(stream, id, core.resume, at)
-  trigger = (stream: string, id: string, at: At = {}) => this.transition(stream, id, core.trigger, at)
+  async cancel(stream: string, id: string, at: At = {}): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.cancel, at)
+  }
+
+  async resume(stream: string, id: string, at: At = {}): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.resume, at)
+  }
+
+  async trigger(stream: string, id: string, at: At = {}): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.trigger, at)
+  }
 
   async events(
     stream: string,

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest"
+import type { ScheduleSpec } from "../../src/infra/schedules/contract.ts"
+import * as core from "../../src/infra/schedules/core.ts"
+import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
+
+const T = Date.UTC(2100, 0, 4, 8, 0)
+const spec = (timing: ScheduleSpec["timing"]): ScheduleSpec => ({
+  id: "s",
+  consumer: "test.scripted",
+  payload: "null",
+  maxAttempts: null,
+  timing,
+})
+const created = (timing: ScheduleSpec["timing"]) => core.upsert(undefined, spec(timing), T).row as ScheduleRow
+
+function claimed(row: ScheduleRow, now: number) {
+  const seen = { id: row.id, occurrence: row.occurrence, nextAt: row.nextAt, attempts: row.attempts }
+  const c = core.claim(row, seen, now, "token-1", 60_000)
+  if (!c) throw new Error("claim refused")
+  return c
+}
+
+describe("the pure core", () => {
+  it("claims only an eligible row that is still the selected occurrence, and counts the attempt", () => {
+    const row = created({ kind: "at", atMs: T + 1_000 })
+    const seen = { id: "s", occurrence: 1, nextAt: T + 1_000, attempts: 0 }
+    expect(core.claim(row, seen, T + 999, "t", 60_000)).toBeUndefined()
+    expect(core.claim(row, { ...seen, occurrence: 2 }, T + 1_000, "t", 60_000)).toBeUndefined()
+    expect(core.claim(row, { ...seen, nextAt: T }, T + 1_000, "t", 60_000)).toBeUndefined()
+    expect(core.claim(row, { ...seen, attempts: 1 }, T + 1_000, "t", 60_000)).toBeUndefined()
+    const c = core.claim(row, seen, T + 1_000, "t", 60_000)
+    expect(c?.row).toMatchObject({ claimToken: "t", claimUntil: T + 61_000, attempts: 1 })
+    // Once claimed, the row is not eligible again until the lease ends.
+    expect(core.claim(c?.row, { ...seen, attempts: 1 }, T + 60_999, "u", 60_000)).toBeUndefined()
+  })
+
+  it("refuses to settle behind a broken fence: token, lease, occurrence, due time or state", () => {
+    const row = created({ kind: "every", everyMs: 60_000 })
+    const { row: held, claim } = claimed(row, row.nextAt)
+    const ok = { status: "delivered", startedAt: row.nextAt } as const
+    const at = row.nextAt + 1_000
+    expect(core.changed(core.settle(held, { ...claim, token: "other" }, ok, at))).toBe(false)
+    expect(core.changed(core.settle(held, claim, ok, claim.claimUntil))).toBe(false)
+    expect(core.changed(core.settle({ ...held, occurrence: 2 }, claim, ok, at))).toBe(false)
+    expect(core.changed(core.settle({ ...held, nextAt: held.nextAt + 1 }, claim, ok, at))).toBe(false)
+    expect(core.changed(core.settle({ ...held, state: "cancelled" }, claim, ok, at))).toBe(false)
+    expect(core.changed(core.settle(undefined, claim, ok, at))).toBe(false)
+    expect(core.changed(core.settle(held, claim, { status: "retry", reason: "late" }, claim.claimUntil + 1))).toBe(
+      false,
+    )
+    const settled = core.settle(held, claim, ok, at)
+    expect(settled.row).toMatchObject({ occurrence: 2, nextAt: row.nextAt + 60_000, attempts: 0, claimToken: null })
+  })
+
+  it("coalesces missed every-slots onto the cadence in one step", () => {
+    const row = created({ kind: "every", everyMs: 7_000 })
+    const now = row.nextAt + 1e12 + 123
+    const next = core.nextDue(row, now)
+    expect((next - row.nextAt) % 7_000).toBe(0)
+    expect(next).toBeGreaterThan(now)
+    expect(next - now).toBeLessThanOrEqual(7_000)
+  })
+
+  it("backs off 1, 2, 4, 8, 16, 32, 60, 60 s from the stored attempt count", () => {
+    let row = created({ kind: "at", atMs: T })
+    const delays: number[] = []
+    let now = T
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      const { row: held, claim } = claimed(row, now)
+      const failed = core.settle(held, claim, { status: "retry", reason: "no" }, now)
+      row = failed.row as ScheduleRow
+      delays.push((row.retryAt as number) - now)
+      now = row.retryAt as number
+    }
+    expect(delays).toEqual([1, 2, 4, 8, 16, 32, 60, 60].map((s) => s * 1_000))
+  })
+
+  it("moves next_at only for a changed timing, and keeps the occurrence", () => {
+    const row = { ...created({ kind: "every", everyMs: 60_000 }), occurrence: 5 }
+    expect(core.changed(core.upsert(row, spec({ kind: "every", everyMs: 60_000 }), T + 5))).toBe(false)
+    const retimed = core.upsert(row, spec({ kind: "every", everyMs: 120_000 }), T + 5)
+    expect(retimed.row).toMatchObject({ occurrence: 5, nextAt: T + 5 + 120_000 })
+    const repaid = core.upsert(row, { ...spec({ kind: "every", everyMs: 60_000 }), payload: '{"n":2}' }, T + 5)
+    expect(repaid.row).toMatchObject({ nextAt: row.nextAt, payload: '{"n":2}' })
+  })
+})

@@ -1,0 +1,43 @@
+import { env, exports } from "cloudflare:workers"
+import { describe, expect, it } from "vitest"
+import { database } from "../../src/infra/db/index.ts"
+import { remindersOf } from "../../src/slices/billing/queries.ts"
+
+const berlinTime = (ms: number) =>
+  new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit" }).format(ms)
+
+describe("billing.trial-reminder", () => {
+  it("is scheduled per user at 09:00 in the user's timezone and sends one reminder per occurrence", async () => {
+    const res = await exports.default.fetch("http://x/billing/trials", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ account: "acme-berlin", dueAt: "2100-02-01T00:00:00Z", timezone: "Europe/Berlin" }),
+    })
+    expect(res.status).toBe(201)
+    const { reminder } = (await res.json()) as { reminder: { nextAt: number; stream: string } }
+    expect(reminder.stream).toBe("acme-berlin")
+    expect(berlinTime(reminder.nextAt)).toBe("09:00")
+
+    // Drive the user's stream with the injected clock: the reminder is due at nextAt.
+    const rpc = env.SCHEDULES.get(env.SCHEDULES.idFromName("acme-berlin")) as unknown as {
+      tick(now: number): Promise<{ delivered: number }>
+    }
+    expect((await rpc.tick(reminder.nextAt)).delivered).toBe(1)
+    const sent = await remindersOf(database(env.DB), "acme-berlin")
+    expect(sent.map((r) => r.idempotencyKey)).toEqual(["schedule:acme-berlin/trial-reminder:1"])
+  })
+
+  it("refuses an unknown timezone before anything is written", async () => {
+    const res = await exports.default.fetch("http://x/billing/trials", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ account: "acme-nowhere", dueAt: "2100-02-01T00:00:00Z", timezone: "Nowhere/City" }),
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ detail: expect.stringMatching(/^timezone: /) })
+    const trials = await env.DB.prepare("SELECT count(*) AS n FROM trials WHERE account = ?")
+      .bind("acme-nowhere")
+      .first()
+    expect(trials).toEqual({ n: 0 })
+  })
+})
