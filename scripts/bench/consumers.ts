@@ -1,0 +1,6 @@
+import { Schedules } from "../../src/infra/schedules/index.ts"
+
+/** A consumer that does nothing, so the benchmark measures the scheduler alone. */
+export const noop = Schedules.consumer({ name: "bench.noop", deliver: () => {} })
+
+export const consumers = Schedules.consumers(() => [noop])
