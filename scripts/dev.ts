@@ -13,6 +13,7 @@ import { isListening, waitForHealth } from "./dev/health.ts"
 import { runHeartbeats } from "./dev/heartbeat.ts"
 import { describe, say, warn } from "./dev/log.ts"
 import { type DevContext, prepare, prepareSteps } from "./dev/prepare.ts"
+import { seedDemo } from "./dev/seed.ts"
 import { spawnWrangler, stopWranglers } from "./dev/wrangler.ts"
 
 const HEALTH_TIMEOUT_MS = 60_000
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     if (!stopping) await shutdown(1, `${origin}/health did not answer {ok:true} within ${HEALTH_TIMEOUT_MS / 1000} s`)
     return
   }
+  await seedDemo(origin)
   say(`${origin} is up; firing the heartbeat now and at every UTC minute (Ctrl+C stops)`)
   await runHeartbeats(origin, beats, stop.signal)
   await sleep(LOG_FLUSH_MS)

@@ -1,6 +1,6 @@
 import type { Delivery } from "../../src/infra/schedules/index.ts"
 import { Schedules } from "../../src/infra/schedules/index.ts"
-import { trialReminder } from "../../src/slices/billing/index.ts"
+import { trialReminder, usageReport } from "../../src/slices/billing/index.ts"
 
 /** What a scripted consumer does on one attempt. */
 export type Step = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait"
@@ -47,7 +47,31 @@ export const quick = Schedules.consumer({
   deliver: (delivery, { signal }) => run(delivery, signal),
 })
 
-export const consumers = Schedules.consumers(() => [trialReminder, scripted, quick])
+/** Retries every attempt with the reason its payload names ({ reason }), so a test sets the reason. */
+export const refusing = Schedules.consumer({
+  name: "test.refusing",
+  deliver: (delivery, { signal }) => {
+    seen.push({ delivery, aborted: () => signal.aborted })
+    const { reason } = delivery.payload as { reason: string }
+    return Schedules.retry(reason)
+  },
+})
+
+/**
+ * Records each delivery's key and attempt in D1 (table test_deliveries, which the test
+ * creates) before it follows the script, the way a consumer admits a key durably.
+ */
+export const durable = Schedules.consumer({
+  name: "test.durable",
+  deliver: async (delivery, { env, signal }) => {
+    await env.DB.prepare("INSERT INTO test_deliveries (key, attempt) VALUES (?, ?)")
+      .bind(delivery.idempotencyKey, delivery.attempt)
+      .run()
+    return run(delivery, signal)
+  },
+})
+
+export const consumers = Schedules.consumers(() => [trialReminder, usageReport, scripted, quick, refusing, durable])
 
 export const resetConsumers = () => {
   seen.length = 0

@@ -103,7 +103,7 @@ export class ScheduleStream extends DurableObject<Env> {
       return refuse("invalid", `state must be one of ${STATES.join(", ")}`)
     }
     if (options.cursor !== undefined && !isName(options.cursor)) return refuse("invalid", "cursor is not a schedule id")
-    const rows = this.store.list({ limit, ...options })
+    const rows = this.store.list({ ...options, limit })
     const schedules = rows.map((row) => viewOf(stream, row))
     return ok({ schedules, cursor: rows.length === limit ? (rows[rows.length - 1]?.id ?? null) : null })
   }
@@ -131,7 +131,7 @@ export class ScheduleStream extends DurableObject<Env> {
     if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) {
       return refuse("invalid", `limit must be an integer from 1 to ${LIST_MAX}`)
     }
-    return ok(this.store.events({ limit, ...options }))
+    return ok(this.store.events({ ...options, limit }))
   }
 
   override async alarm(): Promise<void> {
@@ -223,6 +223,14 @@ export class ScheduleStream extends DurableObject<Env> {
       const settled = core.settle(this.store.get(claim.id), claim, result, now)
       if (core.changed(settled)) this.store.apply(settled, now)
       return settled
+    })
+    logLine(result.status === "delivered" ? "info" : "warn", "schedule.delivery", {
+      schedule: claim.id,
+      occurrence: claim.occurrence,
+      attempt: claim.attempts,
+      outcome: core.changed(t) ? result.status : "stale",
+      ...(result.status === "delivered" ? {} : { reason: result.reason }),
+      ...(t.row?.state === "scheduled" ? { nextAt: t.row.nextAt, retryAt: t.row.retryAt } : { state: t.row?.state }),
     })
     return { t, result }
   }

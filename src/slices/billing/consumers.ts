@@ -1,6 +1,7 @@
 import { database } from "../../infra/db/index.ts"
+import { logLine } from "../../infra/log.ts"
 import { Schedules } from "../../infra/schedules/index.ts"
-import { recordReminder, trialById } from "./queries.ts"
+import { recordReminder, trialById, usageTotalOf } from "./queries.ts"
 
 export type TrialReminderPayload = { trialId: number; account: string }
 
@@ -15,5 +16,22 @@ export const trialReminder = Schedules.consumer<TrialReminderPayload>({
     if (trial.closedAt !== null) return
     // Delivery is at least once: the key makes a redelivered occurrence a no-op.
     await recordReminder(db, delivery.idempotencyKey, trial.account, trial.id, Date.now())
+  },
+})
+
+export type UsageReportPayload = { account: string }
+
+/** Every minute per metered account: reports the rolled-up usage (a log line stands in for the email). */
+export const usageReport = Schedules.consumer<UsageReportPayload>({
+  name: "billing.usage-report",
+  timeout: "10 seconds",
+  deliver: async (delivery, { env }) => {
+    const total = await usageTotalOf(database(env.DB), delivery.payload.account)
+    logLine("info", "billing.usage-report", {
+      account: delivery.payload.account,
+      quantity: total?.quantity ?? 0,
+      throughSlot: total ? new Date(total.throughSlot).toISOString() : null,
+      idempotencyKey: delivery.idempotencyKey,
+    })
   },
 })

@@ -4,7 +4,7 @@ import { isTimezone } from "../../infra/cron.ts"
 import { database } from "../../infra/db/index.ts"
 import { problem, validate } from "../../infra/http/index.ts"
 import { Schedules } from "../../infra/schedules/index.ts"
-import { type TrialReminderPayload, trialReminder } from "./consumers.ts"
+import { type TrialReminderPayload, trialReminder, type UsageReportPayload, usageReport } from "./consumers.ts"
 import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
 
 const account = z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, "must match [A-Za-z0-9._~-]{1,128}")
@@ -40,7 +40,16 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
     validate("json", z.object({ account, quantity: z.number().int().positive().max(1_000_000) })),
     async (c) => {
       const { account, quantity } = c.req.valid("json")
-      return c.json(await recordUsage(database(c.env.DB), account, quantity, Date.now()), 201)
+      const event = await recordUsage(database(c.env.DB), account, quantity, Date.now())
+      const payload: UsageReportPayload = { account }
+      // Idempotent: the first usage of an account creates its report, later ones change nothing.
+      await Schedules.stream(c.env.SCHEDULES, account).upsert({
+        id: "usage-report",
+        consumer: usageReport.name,
+        every: "1 minute",
+        payload,
+      })
+      return c.json(event, 201)
     },
   )
   .get("/usage/:account", async (c) => {
