@@ -168,7 +168,7 @@ export class ScheduleStream extends DurableObject<Env> {
       let storageError: unknown
       claims.forEach(({ claim }, i) => {
         try {
-          this.count(report, this.settle(claim, results[i] as core.Result, clock()))
+          this.count(report, this.settle(stream, claim, results[i] as core.Result, clock()))
         } catch (error) {
           storageError ??= error
         }
@@ -218,13 +218,14 @@ export class ScheduleStream extends DurableObject<Env> {
   }
 
   /** Writes an attempt's result only if the fence still holds, in one transaction. */
-  private settle(claim: core.Claim, result: core.Result, now: number) {
+  private settle(stream: string, claim: core.Claim, result: core.Result, now: number) {
     const t = this.store.transaction(() => {
       const settled = core.settle(this.store.get(claim.id), claim, result, now)
       if (core.changed(settled)) this.store.apply(settled, now)
       return settled
     })
     logLine(result.status === "delivered" ? "info" : "warn", "schedule.delivery", {
+      stream,
       schedule: claim.id,
       occurrence: claim.occurrence,
       attempt: claim.attempts,
