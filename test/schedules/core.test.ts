@@ -83,4 +83,15 @@ describe("the pure core", () => {
     const repaid = core.upsert(row, { ...spec({ kind: "every", everyMs: 60_000 }), payload: '{"n":2}' }, T + 5)
     expect(repaid.row).toMatchObject({ nextAt: row.nextAt, payload: '{"n":2}' })
   })
+
+  it("fires a wall-clock time lost to spring-forward at the first valid time, and a doubled one once", () => {
+    const cron = (afterIso: string) =>
+      core.firstDue({ kind: "cron", cron: "30 2 * * *", timezone: "Europe/Berlin" }, Date.parse(afterIso))
+    // 2100-03-28: 02:30 does not exist in Berlin; 03:00 CEST is 01:00 UTC.
+    expect(new Date(cron("2100-03-28T00:00:00Z")).toISOString()).toBe("2100-03-28T01:00:00.000Z")
+    // 2100-10-31: 02:30 happens twice; only the first (CEST, 00:30 UTC) fires.
+    const first = cron("2100-10-30T23:00:00Z")
+    expect(new Date(first).toISOString()).toBe("2100-10-31T00:30:00.000Z")
+    expect(new Date(cron(new Date(first).toISOString())).toISOString()).toBe("2100-11-01T01:30:00.000Z")
+  })
 })
