@@ -184,17 +184,7 @@ export class ScheduleStore {
   }
 
   list(options: { state?: ScheduleState; limit: number; cursor?: string }): ScheduleRow[] {
-    const where: string[] = []
-    const bindings: SqlStorageValue[] = []
-    if (options.state) {
-      where.push("state = ?")
-      bindings.push(options.state)
-    }
-    if (options.cursor) {
-      where.push("id > ?")
-      bindings.push(options.cursor)
-    }
-    const clause = where.length ? `WHERE ${where.join(" AND ")}` : ""
+    const { clause, bindings } = where({ "state = ?": options.state, "id > ?": options.cursor })
     return this.exec(`SELECT ${COLUMNS} FROM schedules ${clause} ORDER BY id LIMIT ?`, ...bindings, options.limit).map(
       toRow,
     )
@@ -205,17 +195,7 @@ export class ScheduleStore {
   }
 
   events(options: { scheduleId?: string; limit: number; before?: number }): ScheduleEvent[] {
-    const where: string[] = []
-    const bindings: SqlStorageValue[] = []
-    if (options.scheduleId) {
-      where.push("schedule_id = ?")
-      bindings.push(options.scheduleId)
-    }
-    if (options.before) {
-      where.push("seq < ?")
-      bindings.push(options.before)
-    }
-    const clause = where.length ? `WHERE ${where.join(" AND ")}` : ""
+    const { clause, bindings } = where({ "schedule_id = ?": options.scheduleId, "seq < ?": options.before })
     return this.exec<{ seq: number; at: number; schedule_id: string; type: string; data: string }>(
       `SELECT seq, at, schedule_id, type, data FROM events ${clause} ORDER BY seq DESC LIMIT ?`,
       ...bindings,
@@ -227,6 +207,15 @@ export class ScheduleStore {
       type: r.type as ScheduleEvent["type"],
       data: JSON.parse(r.data),
     }))
+  }
+}
+
+/** A WHERE clause of the conditions whose value is given. */
+function where(conditions: Record<string, SqlStorageValue | undefined>) {
+  const given = Object.entries(conditions).filter(([, value]) => value !== undefined)
+  return {
+    clause: given.length ? `WHERE ${given.map(([condition]) => condition).join(" AND ")}` : "",
+    bindings: given.map(([, value]) => value as SqlStorageValue),
   }
 }
 
