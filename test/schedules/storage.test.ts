@@ -1,0 +1,243 @@
+import { env, evictDurableObject } from "cloudflare:test"
+import { beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
+import { EVENT_LOG_LIMIT, type ScheduleStream } from "../../src/infra/schedules/index.ts"
+import { SCHEMA_VERSION, type ScheduleStore } from "../../src/infra/schedules/store.ts"
+import { LIST_DEFAULT, RECOVERY_FIRST_MS } from "../../src/infra/schedules/stream.ts"
+import { resetConsumers, seen } from "../support/consumers.ts"
+import { failingD1 } from "../support/fault.ts"
+import { captureLogs } from "../support/logs.ts"
+import { openStream, SECOND, T0, value } from "../support/streams.ts"
+
+const MINUTE = 60 * SECOND
+const HOUR = 60 * MINUTE
+
+const logs = captureLogs()
+beforeEach(resetConsumers)
+
+const storeOf = (instance: ScheduleStream) => (instance as unknown as { store: ScheduleStore }).store
+const envOf = (instance: ScheduleStream) => instance as unknown as { env: Env }
+/**
+ * A tick's clock is the injected time plus the real time elapsed inside it, so a recovery
+ * alarm armed after a failure sits at `at + delay` plus those few milliseconds.
+ */
+const expectArmedAfter = (alarm: number | null, at: number, delayMs: number) => {
+  expect(alarm).toBeGreaterThanOrEqual(at + delayMs)
+  expect(alarm).toBeLessThan(at + delayMs + 250)
+}
+
+describe("storage failures", () => {
+  it("arm one recovery alarm at 1 s, 2 s, then 4 s, and the due row is delivered after recovery", async () => {
+    const stream = openStream("recovery")
+    const due = T0 + MINUTE
+    value(await stream.upsert({ id: "nudge", consumer: "test.scripted", at: due }))
+    const failSelection = () =>
+      stream.inside((instance) =>
+        vi.spyOn(storeOf(instance), "selectDue").mockImplementation(() => {
+          throw new Error("SQLITE_IOERR: simulated")
+        }),
+      )
+
+    let failing: MockInstance = await failSelection()
+    const first = await stream.tick(due)
+    expect(first).toMatchObject({ error: "Error: SQLITE_IOERR: simulated", claimed: 0, delivered: 0 })
+    expectArmedAfter(first.alarm, due, 1_000)
+    expect(await stream.alarm()).toBe(first.alarm)
+
+    const retryAt = first.alarm as number
+    const second = await stream.tick(retryAt)
+    expect(second).toMatchObject({ error: "Error: SQLITE_IOERR: simulated", claimed: 0, delivered: 0 })
+    expectArmedAfter(second.alarm, retryAt, 2_000)
+    expect(await stream.alarm()).toBe(second.alarm)
+
+    // Doubling, not a fixed step: the third wait is 4 s.
+    const third = await stream.tick(second.alarm as number)
+    expect(third.error).toBe("Error: SQLITE_IOERR: simulated")
+    expectArmedAfter(third.alarm, second.alarm as number, 4_000)
+    expect(await stream.alarm()).toBe(third.alarm)
+
+    const failure = { level: "error", error: "Error: SQLITE_IOERR: simulated" }
+    expect(logs.of("schedule stream onError")).toEqual([
+      expect.objectContaining({ ...failure, recoveryInMs: 1_000 }),
+      expect.objectContaining({ ...failure, recoveryInMs: 2_000 }),
+      expect.objectContaining({ ...failure, recoveryInMs: 4_000 }),
+    ])
+    expect(failing).toHaveBeenCalledTimes(3)
+    expect(seen).toHaveLength(0)
+    expect(value(await stream.get("nudge"))).toMatchObject({ state: "scheduled", attempts: 0, claimUntil: null })
+
+    failing.mockRestore()
+    const recovered = await stream.tick(third.alarm as number)
+    expect(recovered).toMatchObject({ claimed: 1, delivered: 1, alarm: null })
+    expect(recovered.error).toBeUndefined()
+    expect(seen.map(({ delivery }) => delivery.scheduleId)).toEqual(["nudge"])
+    expect(value(await stream.get("nudge")).state).toBe("completed")
+    expect(await stream.alarm()).toBeNull()
+    expect(logs.of("schedule stream onError")).toHaveLength(3)
+
+    // A success resets the delay: the next failure waits 1 s again, not 4 s.
+    value(await stream.upsert({ id: "later", consumer: "test.scripted", at: due + HOUR }))
+    failing = await failSelection()
+    const again = await stream.tick(due + HOUR)
+    expectArmedAfter(again.alarm, due + HOUR, RECOVERY_FIRST_MS)
+    expect(logs.of("schedule stream onError").at(-1)).toMatchObject({ recoveryInMs: 1_000 })
+    failing.mockRestore()
+  })
+
+  it("refuse a stored schema version newer than the code, on every call, without throwing", async () => {
+    const stream = openStream("future-schema")
+    value(await stream.upsert({ id: "kept", consumer: "test.scripted", every: "1 hour" }))
+    await stream.inside((_, state) => {
+      state.storage.sql.exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    })
+    const before = await stream.snapshot()
+    await evictDurableObject(stream.stub)
+
+    const unavailable = {
+      ok: false,
+      error: {
+        code: "unavailable",
+        message: expect.stringContaining(`schema version 99, newer than this code's ${SCHEMA_VERSION}`),
+      },
+    }
+    expect(await stream.get("kept")).toEqual(unavailable)
+    expect(await stream.upsert({ id: "new", consumer: "test.scripted", every: "1 hour" })).toEqual(unavailable)
+    expect(await stream.list()).toEqual(unavailable)
+    expect(await stream.cancel("kept")).toEqual(unavailable)
+    expect(logs.of("schedule stream refused its storage")).toHaveLength(1)
+
+    const report = await stream.tick(T0 + HOUR)
+    expect(report.error).toMatch(/^SchemaVersionError: .*schema version 99/)
+    expect(report).toMatchObject({ claimed: 0, delivered: 0 })
+    expect(seen).toHaveLength(0)
+
+    // Nothing was migrated down, overwritten or delivered.
+    expect(await stream.snapshot()).toBe(before)
+    const version = await stream.inside(
+      (_, state) => state.storage.sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").one().value,
+    )
+    expect(version).toBe("99")
+  })
+})
+
+describe("event log", () => {
+  it("keeps exactly EVENT_LOG_LIMIT events, pruning the oldest with bounded work per append", async () => {
+    const stream = openStream("event-log")
+    value(await stream.upsert({ id: "chatty", consumer: "test.scripted", every: "1 hour" }))
+    const extra = 250
+
+    const measured = await stream.inside((instance, state) => {
+      const store = storeOf(instance)
+      const draft = { type: "schedule/set" as const, scheduleId: "chatty", data: { cause: "test" } }
+      store.transaction(() => {
+        for (let i = 0; i < EVENT_LOG_LIMIT + extra; i++) store.append([draft], T0)
+      })
+      const before = { ...store.counts }
+      store.transaction(() => store.append([draft], T0))
+      const after = { ...store.counts }
+      return {
+        rowsWritten: after.rowsWritten - before.rowsWritten,
+        rowsRead: after.rowsRead - before.rowsRead,
+        log: state.storage.sql.exec("SELECT count(*) AS n, min(seq) AS oldest, max(seq) AS newest FROM events").one(),
+      }
+    })
+    // 1 (upsert) + LIMIT + extra + 1 appended; the oldest extra + 1 were pruned.
+    const appended = EVENT_LOG_LIMIT + extra + 2
+    expect(measured.log).toEqual({ n: EVENT_LOG_LIMIT, oldest: appended - EVENT_LOG_LIMIT + 1, newest: appended })
+    // One insert and one pruned row (with its index entries): no scan or rewrite of the log.
+    expect(measured.rowsWritten).toBeLessThanOrEqual(4)
+    expect(measured.rowsRead).toBeLessThanOrEqual(4)
+
+    // The ordinary path keeps the bound too: a retimed upsert appends one and prunes one.
+    value(await stream.upsert({ id: "chatty", consumer: "test.scripted", every: "2 hours" }, T0 + MINUTE))
+    expect(await stream.counts()).toMatchObject({ events: EVENT_LOG_LIMIT })
+    const newest = value(await stream.events({ limit: undefined }))
+    expect(newest).toHaveLength(LIST_DEFAULT)
+    expect(newest[0]).toMatchObject({ seq: appended + 1, type: "schedule/set", data: { cause: "retimed" } })
+  })
+})
+
+describe("D1 directory", () => {
+  const directoryRow = (name: string) =>
+    env.DB.prepare("SELECT name, listed_at FROM schedule_streams WHERE name = ?").bind(name).first()
+
+  it("lists a stream on its first upsert", async () => {
+    const stream = openStream("listed")
+    expect(await directoryRow(stream.name)).toBeNull()
+    value(await stream.upsert({ id: "one", consumer: "test.scripted", every: "1 hour" }))
+    expect(await directoryRow(stream.name)).toEqual({ name: stream.name, listed_at: T0 })
+  })
+
+  it("keeps an upsert working through a D1 outage and lists the stream on a later upsert", async () => {
+    const stream = openStream("d1-outage")
+    const definition = { id: "one", consumer: "test.scripted", every: "1 hour" }
+    const useDatabase = (db: D1Database) =>
+      stream.inside((instance) => {
+        const holder = envOf(instance)
+        holder.env = { ...holder.env, DB: db }
+      })
+    const outage = failingD1(env.DB)
+    await useDatabase(outage.db)
+
+    const reply = await stream.upsert(definition)
+    expect(reply).toMatchObject({ ok: true, value: { id: "one", state: "scheduled", nextAt: T0 + HOUR } })
+    expect(await stream.row("one")).toMatchObject({ id: "one", state: "scheduled", next_at: T0 + HOUR })
+    expect(await stream.alarm()).toBe(T0 + HOUR)
+    expect(outage.calls.length).toBeGreaterThan(0)
+    expect(await directoryRow(stream.name)).toBeNull()
+    expect(logs.of("schedule stream not yet listed in the directory")).toEqual([
+      expect.objectContaining({ level: "warn", stream: stream.name, error: expect.stringContaining("D1_ERROR") }),
+    ])
+
+    await useDatabase(env.DB)
+    // The same definition again: the schedule is unchanged, but the listing is retried.
+    const before = await stream.snapshot()
+    value(await stream.upsert(definition, T0 + MINUTE))
+    expect(await stream.snapshot()).toBe(before)
+    expect(await directoryRow(stream.name)).toEqual({ name: stream.name, listed_at: T0 + MINUTE })
+
+    // Once listed, upserts no longer ask D1 at all, so a later outage is not even noticed.
+    const laterOutage = failingD1(env.DB)
+    await useDatabase(laterOutage.db)
+    value(await stream.upsert({ ...definition, id: "two" }, T0 + 2 * MINUTE))
+    expect(laterOutage.calls).toEqual([])
+    expect(logs.of("schedule stream not yet listed in the directory")).toHaveLength(1)
+    await useDatabase(env.DB)
+  })
+})
+
+describe("idle", () => {
+  it("an idle tick writes no row, and re-arming the same alarm does not rewrite it", async () => {
+    const stream = openStream("idle")
+    const definition = { id: "hourly", consumer: "test.scripted", every: "1 hour" }
+    value(await stream.upsert(definition))
+    expect(await stream.alarm()).toBe(T0 + HOUR)
+    const before = await stream.snapshot()
+
+    const alarms = await stream.inside((_, state) => ({
+      set: vi.spyOn(state.storage, "setAlarm"),
+      deleted: vi.spyOn(state.storage, "deleteAlarm"),
+    }))
+    try {
+      const report = await stream.tick(T0 + MINUTE)
+      expect(report).toMatchObject({ claimed: 0, delivered: 0, rowsWritten: 0, alarm: T0 + HOUR })
+      expect(report.error).toBeUndefined()
+      expect(report.rowsRead).toBeLessThanOrEqual(4)
+      value(await stream.upsert(definition, T0 + 2 * MINUTE))
+      expect(await stream.tick(T0 + 3 * MINUTE)).toMatchObject({ rowsWritten: 0, alarm: T0 + HOUR })
+
+      expect(alarms.set).not.toHaveBeenCalled()
+      expect(alarms.deleted).not.toHaveBeenCalled()
+      expect(await stream.snapshot()).toBe(before)
+      expect(await stream.alarm()).toBe(T0 + HOUR)
+      expect(seen).toHaveLength(0)
+
+      // The spies do see the alarm: moving the smallest eligible_at rewrites it, once.
+      value(await stream.trigger("hourly", T0 + 4 * MINUTE))
+      expect(alarms.set).toHaveBeenCalledTimes(1)
+      expect(alarms.set).toHaveBeenCalledWith(T0 + 4 * MINUTE)
+    } finally {
+      alarms.set.mockRestore()
+      alarms.deleted.mockRestore()
+    }
+  })
+})
