@@ -2,34 +2,12 @@ import { evictDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
 import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
 import { resetConsumers, type Step, script, seen } from "../support/consumers.ts"
-import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
+import { eventsOf, openStream, SECOND, storedRow, T0, type TestStream, value } from "../support/streams.ts"
 
 const HOUR = 3_600 * SECOND
 const DUE = T0 + HOUR
 /** ADR 0202's pacing between attempts of one occurrence: doubling from 1 s, capped at 60 s. */
 const BACKOFF_SECONDS = [1, 2, 4, 8, 16, 32, 60, 60]
-
-/** The stored row's columns, as SQLite holds them. */
-interface StoredRow {
-  state: string
-  occurrence: number
-  next_at: number
-  retry_at: number | null
-  claim_until: number | null
-  claim_token: string | null
-  attempts: number
-  last_error: string | null
-}
-
-async function storedRow(stream: TestStream, id: string): Promise<StoredRow> {
-  const row = await stream.row(id)
-  if (!row) throw new Error(`no stored row "${id}"`)
-  return row as unknown as StoredRow
-}
-
-async function eventsOf(stream: TestStream, id: string): Promise<ScheduleEvent[]> {
-  return value(await stream.events({ scheduleId: id, limit: 500 }))
-}
 
 async function newestEvent(stream: TestStream, id: string): Promise<ScheduleEvent> {
   const [newest] = await eventsOf(stream, id)

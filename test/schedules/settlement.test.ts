@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { StreamRpc } from "../../src/infra/schedules/client.ts"
 import type { ScheduleEvent, ScheduleStream } from "../../src/infra/schedules/index.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
-import { openStream, SECOND, T0, type TestStream, until, value } from "../support/streams.ts"
+import { eventsOf, openStream, SECOND, storedRow, T0, type TestStream, until, value } from "../support/streams.ts"
 
 const HOUR = 3_600 * SECOND
 /** T0 is 08:00 UTC: both an hourly `every` and a 09:00 cron are first due an hour later. */
@@ -12,29 +12,8 @@ const DAY = 24 * HOUR
 /** The claim of test.scripted and test.durable: the default 30 s deadline plus the 30 s margin. */
 const LEASE = 60 * SECOND
 
-interface StoredRow {
-  state: string
-  occurrence: number
-  next_at: number
-  retry_at: number | null
-  claim_until: number | null
-  claim_token: string | null
-  attempts: number
-  last_error: string | null
-}
-
 /** What these tests read and drive on a stream; a reconnected stream offers the same. */
 type StreamHandle = Pick<TestStream, "name" | "tick" | "row" | "events">
-
-async function storedRow(stream: Pick<StreamHandle, "row">, id: string): Promise<StoredRow> {
-  const row = await stream.row(id)
-  if (!row) throw new Error(`no stored row "${id}"`)
-  return row as unknown as StoredRow
-}
-
-async function eventsOf(stream: Pick<StreamHandle, "events">, id: string): Promise<ScheduleEvent[]> {
-  return value(await stream.events({ scheduleId: id, limit: 500 }))
-}
 
 const typesOf = async (stream: TestStream, id: string) => (await eventsOf(stream, id)).map((e) => e.type).reverse()
 

@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test"
 import type { StreamRpc } from "../../src/infra/schedules/client.ts"
-import type { ScheduleStream } from "../../src/infra/schedules/index.ts"
+import type { ScheduleEvent, ScheduleStream } from "../../src/infra/schedules/index.ts"
 
 /** Far in the future, so that no real alarm fires in the middle of a test that drives time. */
 export const T0 = Date.UTC(2100, 0, 4, 8, 0)
@@ -61,4 +61,27 @@ export async function until(condition: () => boolean, what: string, timeoutMs = 
 export function value<T>(reply: { ok: true; value: T } | { ok: false; error: unknown }): T {
   if (!reply.ok) throw new Error(`expected ok, got ${JSON.stringify(reply.error)}`)
   return reply.value
+}
+
+/** The stored row's columns, as SQLite holds them. */
+export interface StoredRow {
+  state: string
+  occurrence: number
+  next_at: number
+  retry_at: number | null
+  claim_until: number | null
+  claim_token: string | null
+  attempts: number
+  last_error: string | null
+}
+
+export async function storedRow(stream: Pick<TestStream, "row">, id: string): Promise<StoredRow> {
+  const row = await stream.row(id)
+  if (!row) throw new Error(`no stored row "${id}"`)
+  return row as unknown as StoredRow
+}
+
+/** A schedule's events, newest first. */
+export async function eventsOf(stream: Pick<TestStream, "events">, id: string): Promise<ScheduleEvent[]> {
+  return value(await stream.events({ scheduleId: id, limit: 500 }))
 }

@@ -135,8 +135,7 @@ export interface Claim extends Selection {
 /** Claims a selected row for one attempt, if it is still eligible and still the same occurrence. */
 export function claim(row: ScheduleRow | undefined, seen: Selection, now: number, token: string, leaseMs: number) {
   if (
-    !row ||
-    row.state !== "scheduled" ||
+    row?.state !== "scheduled" ||
     eligibleAt(row) > now ||
     row.occurrence !== seen.occurrence ||
     row.nextAt !== seen.nextAt ||
