@@ -68,8 +68,9 @@ function unwrap<T>(reply: Reply<T>): T {
 export function toError(error: ReplyError): Error {
   switch (error.code) {
     case "invalid":
+      // The stream's message is "<field> <problem>", as ScheduleDefinitionError builds it.
       return error.field
-        ? Object.assign(new ScheduleDefinitionError(error.field, ""), { message: error.message })
+        ? new ScheduleDefinitionError(error.field, error.message.slice(error.field.length + 1))
         : new RangeError(error.message)
     case "not_found":
       return new ScheduleNotFoundError(error.message)
