@@ -65,6 +65,8 @@ describe("bad input is refused before anything is written, naming the field", ()
     expect(await stream.list({ state: "sleeping" as never })).toMatchObject({ ok: false })
     expect(await stream.list({ cursor: "../etc" })).toMatchObject({ ok: false })
     expect(await stream.events({ limit: 10_000 })).toMatchObject({ ok: false })
+    expect(await stream.events({ before: -1 })).toMatchObject({ ok: false, error: { code: "invalid" } })
+    expect(await stream.events({ before: 1.5 })).toMatchObject({ ok: false, error: { code: "invalid" } })
     expect(await stream.events({ scheduleId: "no/such" })).toMatchObject({ ok: false, error: { field: "id" } })
   })
 

@@ -131,6 +131,9 @@ export class ScheduleStream extends DurableObject<Env> {
     if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) {
       return refuse("invalid", `limit must be an integer from 1 to ${LIST_MAX}`)
     }
+    if (options.before !== undefined && !(Number.isSafeInteger(options.before) && options.before > 0)) {
+      return refuse("invalid", "before must be an event seq, a positive integer")
+    }
     return ok(this.store.events({ ...options, limit }))
   }
 
