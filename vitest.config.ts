@@ -15,6 +15,8 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             TEST_WRANGLER_TOML: readFileSync(path.join(root, "wrangler.toml"), "utf8"),
+            // Lets tests drive a stream with an injected clock; production ignores injected times.
+            SLOTWISE_TEST_CLOCK: "1",
           },
         },
       }),

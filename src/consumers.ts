@@ -1,4 +1,4 @@
-import { Schedules } from "./infra/schedules/index.ts"
+import { Schedules } from "./infra/schedules/schedules.ts"
 import { trialReminder, usageReport } from "./slices/billing/index.ts"
 
 /** Every slice's schedule consumers; a duplicate name fails at start-up. */

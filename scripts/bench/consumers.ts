@@ -1,4 +1,4 @@
-import { Schedules } from "../../src/infra/schedules/index.ts"
+import { Schedules } from "../../src/infra/schedules/schedules.ts"
 
 /** A consumer that does nothing, so the benchmark measures the scheduler alone. */
 export const noop = Schedules.consumer({ name: "bench.noop", deliver: () => {} })

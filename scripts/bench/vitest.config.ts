@@ -7,7 +7,12 @@ const root = path.resolve(import.meta.dirname, "../..")
 /** Benchmarks run in the same workerd as the tests, but never as part of `npm test`. */
 export default defineConfig({
   root,
-  plugins: [cloudflareTest({ wrangler: { configPath: path.join(root, "wrangler.toml") } })],
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: path.join(root, "wrangler.toml") },
+      miniflare: { bindings: { SLOTWISE_TEST_CLOCK: "1" } },
+    }),
+  ],
   resolve: {
     alias: [{ find: /^\.\.\/\.\.\/consumers\.ts$/, replacement: path.join(root, "scripts/bench/consumers.ts") }],
   },

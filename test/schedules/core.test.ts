@@ -55,7 +55,7 @@ describe("the pure core", () => {
   it("coalesces missed every-slots onto the cadence in one step", () => {
     const row = created({ kind: "every", everyMs: 7_000 })
     const now = row.nextAt + 1e12 + 123
-    const next = core.nextDue(row, now)
+    const next = core.nextDue(row, now) as number
     expect((next - row.nextAt) % 7_000).toBe(0)
     expect(next).toBeGreaterThan(now)
     expect(next - now).toBeLessThanOrEqual(7_000)

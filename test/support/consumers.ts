@@ -1,5 +1,5 @@
 import type { Delivery } from "../../src/infra/schedules/index.ts"
-import { Schedules } from "../../src/infra/schedules/index.ts"
+import { Schedules } from "../../src/infra/schedules/schedules.ts"
 import { trialReminder, usageReport } from "../../src/slices/billing/index.ts"
 
 /** What a scripted consumer does on one attempt. */

@@ -2,5 +2,6 @@ declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[]
     TEST_WRANGLER_TOML: string
+    SLOTWISE_TEST_CLOCK?: string
   }
 }

@@ -85,3 +85,6 @@ export async function storedRow(stream: Pick<TestStream, "row">, id: string): Pr
 export async function eventsOf(stream: Pick<TestStream, "events">, id: string): Promise<ScheduleEvent[]> {
   return value(await stream.events({ scheduleId: id, limit: 500 }))
 }
+
+/** Lets work already under way (a late answer, its settlement) run for a moment. */
+export const pause = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -17,9 +17,14 @@ export async function beat(
 ): Promise<Array<{ job: string } & RunResult>> {
   try {
     const slot = slotOf(scheduledTime)
-    return await Promise.all(
-      dueAt(jobs, slot).map(async (job) => ({ job: job.name, ...(await run(job, slot, { env })) })),
-    )
+    const due = dueAt(jobs, slot)
+    const settled = await Promise.allSettled(due.map((job) => run(job, slot, { env })))
+    return settled.flatMap((result, i) => {
+      const job = (due[i] as Job).name
+      if (result.status === "fulfilled") return [{ job, ...result.value }]
+      logLine("error", "job.run", { job, scheduledTime, outcome: "failed", error: describeError(result.reason) })
+      return []
+    })
   } catch (error) {
     logLine("error", "heartbeat failed", { scheduledTime, error: describeError(error) })
     return []

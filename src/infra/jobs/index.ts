@@ -1,14 +1,14 @@
-import { JobDefinitionError, make } from "./definition.ts"
+import { make } from "./definition.ts"
 import { beat } from "./heartbeat.ts"
 import { registry } from "./registry.ts"
 import { run } from "./run.ts"
-import { dueAt, nextSlot, slotOf } from "./slot.ts"
+import { dueAt, slotOf } from "./slot.ts"
 
-export const Jobs = { make, run, registry, beat, dueAt, nextSlot, slotOf, DefinitionError: JobDefinitionError }
+export const Jobs = { make, run, registry, beat, dueAt, slotOf }
 
 export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"
 export { HEARTBEAT_CRON } from "./heartbeat.ts"
-export { claimSlot, forceRelease, readLeases, releaseSlot } from "./lease.ts"
+export { claimSlot, releaseSlot } from "./lease.ts"
 export { DuplicateJobError } from "./registry.ts"
 export type { RunDeps, RunResult, RunStatus } from "./run.ts"

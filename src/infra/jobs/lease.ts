@@ -43,15 +43,3 @@ export async function releaseSlot(db: Database, name: string, holder: string): P
     .returning({ name: jobsLeases.name })
   return rows.length === 1
 }
-
-/** Ends the lease whoever holds it (an operator's decision); `last_slot` stays. */
-export async function forceRelease(db: Database, name: string): Promise<boolean> {
-  const rows = await db
-    .update(jobsLeases)
-    .set({ leaseUntil: null, holder: null })
-    .where(eq(jobsLeases.name, name))
-    .returning({ name: jobsLeases.name })
-  return rows.length === 1
-}
-
-export const readLeases = (db: Database) => db.select().from(jobsLeases).all()

@@ -1,4 +1,5 @@
 import { database } from "../db/index.ts"
+import { TIMED_OUT, within } from "../deadline.ts"
 import { describeError, logger, logLine } from "../log.ts"
 import type { Job, JobContext } from "./definition.ts"
 import { claimSlot, releaseSlot } from "./lease.ts"
@@ -22,6 +23,9 @@ export class JobTimeoutError extends Error {
   override name = "JobTimeoutError"
 }
 
+/** How long a claim or release waits for D1 before the run gives up on it (never retried). */
+export const D1_DEADLINE_MS = 5_000
+
 /**
  * The one boundary around a job: claim the slot if exclusive, run under the timeout,
  * release, and write one log line. It never throws and never retries: a failed slot is
@@ -30,41 +34,39 @@ export class JobTimeoutError extends Error {
 export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult> {
   const now = deps.now ?? Date.now
   const runId = deps.runId ?? crypto.randomUUID()
-  const slot = slotOf(slotTime)
   const started = now()
+  if (!(slotTime instanceof Date) || Number.isNaN(slotTime.getTime())) {
+    logLine("error", "job.run", { job: job.name, runId, outcome: "skipped", reason: "slot is not a valid Date" })
+    return { status: "skipped", runId, ms: 0 }
+  }
+  const slot = slotOf(slotTime)
   const fields = { job: job.name, slot: slot.toISOString(), runId }
   const finish = (status: RunStatus, extra: Record<string, unknown> = {}): RunResult => {
     const ms = Math.max(0, now() - started)
     logLine(status === "ran" ? "info" : "error", "job.run", { ...fields, outcome: status, ms, ...extra })
     return { status, runId, ms }
   }
-  const db = database(deps.env.DB)
 
   if (job.exclusive) {
-    let claimed: boolean
+    const claim = { name: job.name, slot: slot.getTime(), now: now(), leaseMs: job.leaseMs, holder: runId }
+    let claimed: boolean | typeof TIMED_OUT
     try {
-      claimed = await claimSlot(db, {
-        name: job.name,
-        slot: slot.getTime(),
-        now: now(),
-        leaseMs: job.leaseMs,
-        holder: runId,
-      })
+      claimed = await within(claimSlot(database(deps.env.DB), claim), D1_DEADLINE_MS)
     } catch (error) {
       return finish("skipped", { reason: "claim failed", error: describeError(error) })
     }
+    if (claimed === TIMED_OUT) return finish("skipped", { reason: `claim got no answer within ${D1_DEADLINE_MS} ms` })
     // Another run owns this slot (or already ran it): do nothing, log nothing.
     if (!claimed) return { status: "skipped", runId, ms: Math.max(0, now() - started) }
   }
 
-  const controller = new AbortController()
-  const ctx: JobContext = { env: deps.env, signal: controller.signal, runId, slot, log: logger(fields) }
-  const outcome = await runWithin(job, slot, ctx, controller)
+  const outcome = await runWithin(job, slot, deps.env, runId, logger(fields))
 
   let releaseError: string | undefined
   if (job.exclusive) {
     try {
-      await releaseSlot(db, job.name, runId)
+      const released = await within(releaseSlot(database(deps.env.DB), job.name, runId), D1_DEADLINE_MS)
+      if (released === TIMED_OUT) releaseError = `no answer within ${D1_DEADLINE_MS} ms`
     } catch (error) {
       // The lease expires by itself at timeout + 1 minute; last_slot already guards the slot.
       releaseError = describeError(error)
@@ -79,25 +81,21 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
 async function runWithin(
   job: Job,
   slot: Date,
-  ctx: JobContext,
-  controller: AbortController,
+  env: Env,
+  runId: string,
+  log: JobContext["log"],
 ): Promise<{ status: "ran" | "failed" | "timed-out"; error?: unknown }> {
-  let timer: number | undefined
-  const deadline = new Promise<"timed-out">((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new JobTimeoutError(`job "${job.name}" passed its ${job.timeoutMs} ms timeout`))
-      resolve("timed-out")
-    }, job.timeoutMs)
-  })
+  const controller = new AbortController()
+  const ctx: JobContext = { env, signal: controller.signal, runId, slot, log }
   try {
-    const work = Promise.resolve().then(() => job.run(slot, ctx))
     // A job that ignores its signal keeps running, but the boundary stops waiting for it.
-    work.catch(() => {})
-    const status = await Promise.race([work.then(() => "ran" as const), deadline])
-    return { status }
+    const ran = await within(
+      Promise.resolve().then(() => job.run(slot, ctx)),
+      job.timeoutMs,
+      () => controller.abort(new JobTimeoutError(`job "${job.name}" passed its ${job.timeoutMs} ms timeout`)),
+    )
+    return { status: ran === TIMED_OUT ? "timed-out" : "ran" }
   } catch (error) {
     return { status: "failed", error }
-  } finally {
-    if (timer !== undefined) clearTimeout(timer)
   }
 }

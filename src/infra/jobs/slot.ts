@@ -10,9 +10,3 @@ export const slotOf = (time: number | Date): Date => {
 /** The jobs whose cron names this slot. */
 export const dueAt = (jobs: readonly Job[], slot: Date): Job[] =>
   jobs.filter((job) => job.schedule.matches(slot.getTime()))
-
-/** The first slot after `now` that the job's cron names. */
-export const nextSlot = (job: Job, now: number): Date | undefined => {
-  const next = job.schedule.nextAfter(now)
-  return next === undefined ? undefined : new Date(next)
-}

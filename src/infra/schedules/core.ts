@@ -24,11 +24,6 @@ const none = (row: ScheduleRow | undefined, refused?: string): NoChange =>
 
 export const changed = (t: Transition): t is Change => t.events.length > 0
 
-export type TransitionInput = ScheduleRow | undefined
-
-/** The lease of a claim whose consumer is no longer declared: it fails at once anyway. */
-export const DEFAULT_LEASE_MS = 60_000
-
 /** When the first occurrence of a timing is due, seen from `now`. */
 export function firstDue(timing: Timing, now: number): number {
   switch (timing.kind) {
@@ -38,8 +33,12 @@ export function firstDue(timing: Timing, now: number): number {
       return now + timing.afterMs
     case "every":
       return now + timing.everyMs
-    case "cron":
-      return parseCron(timing.cron, timing.timezone).nextAfter(now) ?? Number.MAX_SAFE_INTEGER
+    case "cron": {
+      const next = parseCron(timing.cron, timing.timezone).nextAfter(now)
+      // validateDefinition refuses a cron that never fires, so this is a broken invariant.
+      if (next === undefined) throw new RangeError(`cron "${timing.cron}" never fires after ${now}`)
+      return next
+    }
   }
 }
 
@@ -47,13 +46,13 @@ export function firstDue(timing: Timing, now: number): number {
  * The occurrence after `row`'s, coalescing missed slots onto the original cadence: the first
  * cadence point strictly after both now and the current one. `every` is O(1) arithmetic.
  */
-export function nextDue(row: ScheduleRow, now: number): number {
+export function nextDue(row: ScheduleRow, now: number): number | undefined {
   const from = Math.max(now, row.cadenceAt)
   if (row.kind === "every") {
     const interval = row.intervalMs as number
     return row.cadenceAt + (Math.floor((from - row.cadenceAt) / interval) + 1) * interval
   }
-  return parseCron(row.cron as string, row.timezone as string).nextAfter(from) ?? Number.MAX_SAFE_INTEGER
+  return parseCron(row.cron as string, row.timezone as string).nextAfter(from)
 }
 
 /** Idempotent upsert: the same definition changes nothing; a new timing recomputes next_at. */
@@ -154,7 +153,7 @@ export function claim(row: ScheduleRow | undefined, seen: Selection, now: number
   return { row: claimed, claim: ticket }
 }
 
-export type Result =
+export type DeliveryResult =
   | { status: "delivered"; startedAt: number }
   | { status: "retry"; reason: string }
   | { status: "terminal"; reason: string }
@@ -170,7 +169,7 @@ export const fenceHolds = (row: ScheduleRow | undefined, claim: Claim, now: numb
   row.nextAt === claim.nextAt
 
 /** Settles an attempt; a stale result (fence broken) writes nothing and emits nothing. */
-export function settle(row: ScheduleRow | undefined, claim: Claim, result: Result, now: number): Transition {
+export function settle(row: ScheduleRow | undefined, claim: Claim, result: DeliveryResult, now: number): Transition {
   if (!fenceHolds(row, claim, now)) return none(row)
   const released = { ...row, claimUntil: null, claimToken: null, updatedAt: now }
   const failed = (data: Record<string, unknown>): EventDraft => ({
@@ -213,10 +212,10 @@ export function settle(row: ScheduleRow | undefined, claim: Claim, result: Resul
   return { row: { ...released, retryAt, lastError: reason }, events: [failed({ retryAt, reason })] }
 }
 
-/** Moves past the current occurrence: the next one on the cadence, or `completed` for a one-shot. */
+/** Moves past the current occurrence: the next one on the cadence, or `completed` when there is none. */
 function advance(row: ScheduleRow, now: number): ScheduleRow {
-  if (!isRecurring(row)) return { ...row, state: "completed", ...clearedAttempt }
-  const due = nextDue(row, now)
+  const due = isRecurring(row) ? nextDue(row, now) : undefined
+  if (due === undefined) return { ...row, state: "completed", ...clearedAttempt }
   return { ...row, occurrence: row.occurrence + 1, nextAt: due, cadenceAt: due, ...clearedAttempt }
 }
 

@@ -1,7 +1,8 @@
+import { TIMED_OUT, within } from "../deadline.ts"
 import { describeError } from "../log.ts"
 import type { Consumer, Delivery, DeliveryContext } from "./consumer.ts"
 import { isOutcome } from "./consumer.ts"
-import type { Result } from "./core.ts"
+import type { DeliveryResult } from "./core.ts"
 
 export class DeliveryTimeoutError extends Error {
   override name = "DeliveryTimeoutError"
@@ -16,26 +17,20 @@ export async function dispatch(
   delivery: Delivery,
   ctx: Omit<DeliveryContext, "signal">,
   startedAt: number,
-): Promise<Result> {
+): Promise<DeliveryResult> {
   const controller = new AbortController()
-  let timer: number | undefined
-  const deadline = new Promise<Result>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(
-        new DeliveryTimeoutError(`consumer "${consumer.name}" passed its ${consumer.timeoutMs} ms deadline`),
-      )
-      resolve({ status: "retry", reason: `deadline: no answer within ${consumer.timeoutMs} ms` })
-    }, consumer.timeoutMs)
-  })
-  const work = Promise.resolve()
-    .then(() => consumer.deliver(delivery, { ...ctx, signal: controller.signal }))
-    .then(
-      (outcome): Result => (isOutcome(outcome) ? outcome : { status: "delivered", startedAt }),
-      (error: unknown): Result => ({ status: "retry", reason: describeError(error) }),
-    )
   try {
-    return await Promise.race([work, deadline])
-  } finally {
-    if (timer !== undefined) clearTimeout(timer)
+    const outcome = await within(
+      Promise.resolve().then(() => consumer.deliver(delivery, { ...ctx, signal: controller.signal })),
+      consumer.timeoutMs,
+      () =>
+        controller.abort(
+          new DeliveryTimeoutError(`consumer "${consumer.name}" passed its ${consumer.timeoutMs} ms deadline`),
+        ),
+    )
+    if (outcome === TIMED_OUT) return { status: "retry", reason: `deadline: no answer within ${consumer.timeoutMs} ms` }
+    return isOutcome(outcome) ? outcome : { status: "delivered", startedAt }
+  } catch (error) {
+    return { status: "retry", reason: describeError(error) }
   }
 }

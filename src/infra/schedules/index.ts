@@ -1,6 +1,3 @@
-// Order matters: schedules.ts must evaluate before stream.ts, which loads src/consumers.ts,
-// whose slices use `Schedules` at module load.
-
 export { ScheduleNotFoundError, ScheduleStateError, type StreamClient, StreamUnavailableError } from "./client.ts"
 export type { Consumer, ConsumerRegistry, Delivery, DeliveryContext, Outcome } from "./consumer.ts"
 export { ConsumerDefinitionError } from "./consumer.ts"
@@ -13,5 +10,6 @@ export {
 export type { ScheduleEvent } from "./events.ts"
 export { EVENT_LOG_LIMIT, LATE_THRESHOLD_MS } from "./events.ts"
 export { Schedules } from "./schedules.ts"
-export { BATCH_SIZE, ScheduleStream, type TickReport } from "./stream.ts"
+export { ScheduleStream } from "./stream.ts"
+export { BATCH_SIZE, type TickReport } from "./tick.ts"
 export type { ScheduleView } from "./view.ts"

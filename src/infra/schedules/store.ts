@@ -190,10 +190,6 @@ export class ScheduleStore {
     )
   }
 
-  count(): number {
-    return Number(this.exec<{ n: number }>("SELECT count(*) AS n FROM schedules")[0]?.n ?? 0)
-  }
-
   events(options: { scheduleId?: string; limit: number; before?: number }): ScheduleEvent[] {
     const { clause, bindings } = where({ "schedule_id = ?": options.scheduleId, "seq < ?": options.before })
     return this.exec<{ seq: number; at: number; schedule_id: string; type: string; data: string }>(

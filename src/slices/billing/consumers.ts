@@ -1,6 +1,6 @@
 import { database } from "../../infra/db/index.ts"
 import { logLine } from "../../infra/log.ts"
-import { Schedules } from "../../infra/schedules/index.ts"
+import { Schedules } from "../../infra/schedules/schedules.ts"
 import { recordReminder, trialById, usageTotalOf } from "./queries.ts"
 
 export type TrialReminderPayload = { trialId: number; account: string }

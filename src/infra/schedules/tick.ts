@@ -1,0 +1,212 @@
+import { consumers } from "../../consumers.ts"
+import { TIMED_OUT, within } from "../deadline.ts"
+import { describeError, logLine } from "../log.ts"
+import type { Delivery } from "./consumer.ts"
+import * as core from "./core.ts"
+import { dispatch } from "./dispatch.ts"
+import type { ScheduleRow } from "./row.ts"
+import type { ScheduleStore } from "./store.ts"
+import { idempotencyKey } from "./view.ts"
+
+/** At most this many rows are claimed and dispatched by one tick (ADR 0202). */
+export const BATCH_SIZE = 32
+/** A tick waiting on slow consumers returns by then; their results settle when they come. */
+export const YIELD_AFTER_MS = 30_000
+export const RECOVERY_FIRST_MS = 1_000
+export const RECOVERY_MAX_MS = 60_000
+/** The lease of a claim whose consumer is no longer declared: it fails at once anyway. */
+const UNDECLARED_CONSUMER_LEASE_MS = 60_000
+
+export interface TickReport {
+  now: number
+  claimed: number
+  delivered: number
+  /** Failed attempts that will be retried, and occurrences skipped by maxAttempts. */
+  retried: number
+  failed: number
+  /** Results the settlement fence refused: they wrote nothing. */
+  stale: number
+  /** Deliveries still running when the tick yielded; they settle on their own. */
+  inFlight: number
+  alarm: number | null
+  error?: string
+  rowsRead: number
+  rowsWritten: number
+}
+
+interface Claimed {
+  row: ScheduleRow
+  claim: core.Claim
+}
+
+/**
+ * A stream's delivery loop: claim up to 32 due rows, dispatch them concurrently, settle each
+ * behind the fence as soon as it answers, and keep the one alarm at the smallest eligible_at.
+ */
+export class Ticker {
+  private recoveryMs = 0
+  yieldAfterMs = YIELD_AFTER_MS
+
+  constructor(
+    private readonly store: ScheduleStore,
+    private readonly storage: DurableObjectStorage,
+    private readonly env: Env,
+  ) {}
+
+  /** Never throws: a storage error is logged and arms one recovery alarm (1 s doubling to 60 s). */
+  async tick(at: number | undefined, refusal: Error | undefined): Promise<TickReport> {
+    const started = Date.now()
+    // An injected `at` moves the whole tick in time; real elapsed time still passes within it.
+    const clock = () => (at ?? started) + (Date.now() - started)
+    const before = { ...this.store.counts }
+    const report: TickReport = {
+      now: clock(),
+      claimed: 0,
+      delivered: 0,
+      retried: 0,
+      failed: 0,
+      stale: 0,
+      inFlight: 0,
+      alarm: null,
+      rowsRead: 0,
+      rowsWritten: 0,
+    }
+    try {
+      if (refusal) throw refusal
+      const { claims, error: claimError } = this.claimDue(report.now)
+      report.claimed = claims.length
+      const stream = claims.length ? (this.store.meta("stream") ?? "") : ""
+      const settling = Promise.all(claims.map((claimed) => this.deliverAndSettle(stream, claimed, clock, report)))
+      const errors = await within(settling, this.yieldAfterMs)
+      if (errors === TIMED_OUT) {
+        report.inFlight = claims.length - report.delivered - report.retried - report.failed - report.stale
+        void settling.then((late) => this.afterSettling(claimError ?? late.find(Boolean), clock))
+        if (claimError) throw claimError
+      } else {
+        const error = claimError ?? errors.find(Boolean)
+        if (error) throw error
+        this.recoveryMs = 0
+      }
+      report.alarm = await this.arm()
+    } catch (error) {
+      report.error = describeError(error)
+      report.alarm = await this.recover(error, clock())
+    }
+    report.rowsRead = this.store.counts.rowsRead - before.rowsRead
+    report.rowsWritten = this.store.counts.rowsWritten - before.rowsWritten
+    return report
+  }
+
+  /** Sets the alarm to the smallest eligible_at, touching storage only when it changes. */
+  async arm(): Promise<number | null> {
+    const next = this.store.nextEligibleAt() ?? null
+    const current = await this.storage.getAlarm()
+    if (next === null && current !== null) await this.storage.deleteAlarm()
+    else if (next !== null && current !== next) await this.storage.setAlarm(next)
+    return next
+  }
+
+  /**
+   * Claims each due row in its own transaction, rechecking what the selection saw. A storage
+   * error stops the claiming; the rows claimed before it are still delivered.
+   */
+  private claimDue(now: number): { claims: Claimed[]; error?: unknown } {
+    const claims: Claimed[] = []
+    try {
+      for (const seen of this.store.selectDue(now, BATCH_SIZE)) {
+        const claimed = this.store.transaction(() => {
+          const row = this.store.get(seen.id)
+          const leaseMs = row ? (consumers.get(row.consumer)?.leaseMs ?? UNDECLARED_CONSUMER_LEASE_MS) : 0
+          const c = core.claim(row, seen, now, crypto.randomUUID(), leaseMs)
+          if (c) this.store.put(c.row)
+          return c
+        })
+        if (claimed) claims.push(claimed)
+      }
+      return { claims }
+    } catch (error) {
+      return { claims, error }
+    }
+  }
+
+  /** Delivers one claimed row and settles it; answers the storage error, if any, instead of throwing. */
+  private async deliverAndSettle(
+    stream: string,
+    { row, claim }: Claimed,
+    clock: () => number,
+    report: TickReport,
+  ): Promise<unknown> {
+    const result = await this.deliver(stream, row, clock())
+    try {
+      const transition = this.settle(stream, claim, result, clock())
+      if (!core.changed(transition)) report.stale++
+      else if (result.status === "delivered") report.delivered++
+      else if (transition.row?.state === "failed") report.failed++
+      else report.retried++
+      return undefined
+    } catch (error) {
+      return error
+    }
+  }
+
+  private deliver(stream: string, row: ScheduleRow, startedAt: number): Promise<core.DeliveryResult> {
+    const consumer = consumers.get(row.consumer)
+    if (!consumer) {
+      return Promise.resolve({
+        status: "terminal",
+        reason: `consumer "${row.consumer}" is not declared in src/consumers.ts`,
+      })
+    }
+    const delivery: Delivery = {
+      stream,
+      scheduleId: row.id,
+      occurrence: row.occurrence,
+      dueAt: new Date(row.nextAt),
+      attempt: row.attempts,
+      lateByMs: Math.max(0, startedAt - row.nextAt),
+      idempotencyKey: idempotencyKey(stream, row.id, row.occurrence),
+      payload: JSON.parse(row.payload),
+    }
+    return dispatch(consumer, delivery, { env: this.env }, startedAt)
+  }
+
+  /** Writes an attempt's result only if the fence still holds, in one transaction. */
+  private settle(stream: string, claim: core.Claim, result: core.DeliveryResult, now: number): core.Transition {
+    const transition = this.store.transaction(() => {
+      const settled = core.settle(this.store.get(claim.id), claim, result, now)
+      if (core.changed(settled)) this.store.apply(settled, now)
+      return settled
+    })
+    const row = transition.row
+    logLine(result.status === "delivered" ? "info" : "warn", "schedule.delivery", {
+      stream,
+      schedule: claim.id,
+      occurrence: claim.occurrence,
+      attempt: claim.attempts,
+      outcome: core.changed(transition) ? result.status : "stale",
+      ...(result.status === "delivered" ? {} : { reason: result.reason }),
+      ...(row?.state === "scheduled" ? { nextAt: row.nextAt, retryAt: row.retryAt } : { state: row?.state }),
+    })
+    return transition
+  }
+
+  /** After a yielded tick: the late results are written; re-arm, or recover from their error. */
+  private async afterSettling(error: unknown, clock: () => number): Promise<void> {
+    if (error) await this.recover(error, clock())
+    else await this.arm().catch((armError) => this.recover(armError, clock()))
+  }
+
+  /** onError: one log line, and one recovery alarm whose delay doubles from 1 s to 60 s. */
+  private async recover(error: unknown, now: number): Promise<number | null> {
+    this.recoveryMs = this.recoveryMs ? Math.min(RECOVERY_MAX_MS, this.recoveryMs * 2) : RECOVERY_FIRST_MS
+    const retryAt = now + this.recoveryMs
+    logLine("error", "schedule stream onError", { error: describeError(error), recoveryInMs: this.recoveryMs })
+    try {
+      await this.storage.setAlarm(retryAt)
+      return retryAt
+    } catch (alarmError) {
+      logLine("error", "schedule stream could not arm its recovery alarm", { error: describeError(alarmError) })
+      return null
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { runDurableObjectAlarm } from "cloudflare:test"
+import { env } from "cloudflare:workers"
+import { beforeEach, describe, expect, it } from "vitest"
+import type { ScheduleStream } from "../../src/infra/schedules/index.ts"
+import type { ScheduleStore } from "../../src/infra/schedules/store.ts"
+import type { Ticker } from "../../src/infra/schedules/tick.ts"
+import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
+import {
+  eventsOf,
+  openStream,
+  pause,
+  SECOND,
+  storedRow,
+  T0,
+  type TestStream,
+  until,
+  value,
+} from "../support/streams.ts"
+
+const internals = (instance: ScheduleStream) =>
+  instance as unknown as { store: ScheduleStore; ticker: Ticker; env: Env }
+const answerInside = (stream: TestStream, answer: () => void) => stream.inside(() => answer())
+
+beforeEach(() => resetConsumers())
+
+describe("a tick", () => {
+  it("settles each delivery as soon as it answers, not after the slowest in its batch", async () => {
+    const stream = openStream("tick")
+    value(await stream.upsert({ id: "fast", consumer: "test.scripted", at: T0 }))
+    value(await stream.upsert({ id: "slow", consumer: "test.scripted", every: "1 hour" }))
+    script.set("slow", ["wait"])
+    const pending = stream.tick(T0 + HOUR)
+    await until(() => waiting.length === 1, "the slow delivery to start")
+    // While the slow one is still out, the fast one is already written.
+    await until(() => seen.length === 2, "both deliveries")
+    expect(await storedRow(stream, "fast")).toMatchObject({ state: "completed", claim_token: null })
+    expect(await storedRow(stream, "slow")).toMatchObject({ occurrence: 1, claim_token: expect.any(String) })
+    await answerInside(stream, () => waiting[0]?.answer())
+    expect(await pending).toMatchObject({ claimed: 2, delivered: 2, inFlight: 0 })
+  })
+
+  it("yields while a delivery is still out, and the late answer settles and re-arms the alarm", async () => {
+    const stream = openStream("tick")
+    value(await stream.upsert({ id: "slow", consumer: "test.scripted", every: "1 hour" }))
+    value(await stream.upsert({ id: "next", consumer: "test.scripted", at: T0 + 2 * HOUR }))
+    script.set("slow", ["wait"])
+    await stream.inside((instance) => {
+      internals(instance).ticker.yieldAfterMs = 100
+    })
+    const report = await stream.tick(T0 + HOUR)
+    expect(report).toMatchObject({ claimed: 1, inFlight: 1, delivered: 0 })
+    const claimed = await storedRow(stream, "slow")
+    // While the claim is out, the alarm waits for the other schedule's due time.
+    expect(await stream.alarm()).toBe(Math.min(claimed.claim_until as number, T0 + 2 * HOUR))
+    await answerInside(stream, () => waiting[0]?.answer())
+    await pause()
+    const settled = await storedRow(stream, "slow")
+    expect(settled).toMatchObject({ occurrence: 2, claim_token: null, next_at: T0 + 2 * HOUR })
+    expect((await eventsOf(stream, "slow")).map((e) => e.type)).toContain("schedule/fired")
+    expect(await stream.alarm()).toBe(T0 + 2 * HOUR)
+  })
+
+  it("delivers the rows it claimed before a storage error, then arms the recovery alarm", async () => {
+    const stream = openStream("tick")
+    value(await stream.upsert({ id: "a", consumer: "test.scripted", at: T0 }))
+    value(await stream.upsert({ id: "b", consumer: "test.scripted", at: T0 + 1 }))
+    await stream.inside((instance) => {
+      const store = internals(instance).store
+      const put = store.put.bind(store)
+      let calls = 0
+      store.put = (row) => {
+        if (++calls === 2) throw new Error("SQLITE_FULL: simulated")
+        put(row)
+      }
+    })
+    const report = await stream.tick(T0 + SECOND)
+    expect(report).toMatchObject({ claimed: 1, delivered: 1, error: "Error: SQLITE_FULL: simulated" })
+    expect(report.alarm).toBeGreaterThanOrEqual(T0 + 2 * SECOND)
+    expect(seen.map((s) => s.delivery.scheduleId)).toEqual(["a"])
+    expect(await storedRow(stream, "a")).toMatchObject({ state: "completed" })
+    expect(await storedRow(stream, "b")).toMatchObject({ state: "scheduled", attempts: 0, claim_token: null })
+  })
+})
+
+describe("the alarm", () => {
+  it("fires at the due time by itself and delivers through alarm() with the real clock", async () => {
+    const stream = openStream("alarm")
+    const now = Date.now()
+    value(await stream.upsert({ id: "soon", consumer: "test.scripted", at: now + 200 }, now))
+    expect(await stream.alarm()).toBe(now + 200)
+    await until(() => seen.length === 1, "the alarm to deliver", 10_000)
+    expect(seen[0]?.delivery).toMatchObject({ scheduleId: "soon", occurrence: 1, attempt: 1 })
+    await pause()
+    expect(await storedRow(stream, "soon")).toMatchObject({ state: "completed" })
+    expect(await stream.alarm()).toBeNull()
+  })
+
+  it("re-arms for what is not yet due when it runs early", async () => {
+    const stream = openStream("alarm")
+    const later = Date.now() + 3_600_000
+    value(await stream.upsert({ id: "later", consumer: "test.scripted", at: later }, Date.now()))
+    expect(await runDurableObjectAlarm(stream.stub)).toBe(true)
+    expect(seen).toHaveLength(0)
+    expect(await stream.alarm()).toBe(later)
+  })
+})
+
+describe("the injected clock", () => {
+  it("is ignored where the test-clock binding is not set", async () => {
+    const stream = openStream("clock")
+    await stream.inside((instance) => {
+      internals(instance).env = { ...env, SLOTWISE_TEST_CLOCK: undefined } as unknown as Env
+    })
+    const before = Date.now()
+    const view = value(await stream.upsert({ id: "x", consumer: "test.scripted", after: "1 hour" }, T0))
+    expect(view.nextAt).toBeGreaterThanOrEqual(before + HOUR)
+    expect(view.nextAt).toBeLessThan(T0)
+    expect((await stream.tick(T0 + 2 * HOUR)).claimed).toBe(0)
+  })
+})
+
+const HOUR = 3_600 * SECOND
