@@ -156,8 +156,8 @@ describe("retry", () => {
     expect(waits).toEqual([])
   })
 
-  it("never retries a D1 error, even one that mentions locking", async () => {
-    for (const predicate of [isContention, isConnectionLost]) {
+  it("never retries a D1 error, even one that mentions locking, whatever the predicate says", async () => {
+    for (const predicate of [isContention, isConnectionLost, () => true]) {
       const { waits, sleep } = recordingSleep()
       let calls = 0
       const run = retry(

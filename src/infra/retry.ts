@@ -66,7 +66,8 @@ export async function retry<T>(fn: (attempt: number) => Promise<T>, options: Ret
     try {
       return await fn(retries + 1)
     } catch (error) {
-      if (retries >= policy.retries || !shouldRetry(error)) throw error
+      // D1 classifies nothing, so no predicate can make a D1 failure safe to replay.
+      if (retries >= policy.retries || isD1Error(error) || !shouldRetry(error)) throw error
       // A retry attempt logs nothing; the caller logs the final failure once.
       await sleep(delayFor(policy, retries, random))
     }
@@ -182,7 +183,7 @@ const REPLAYABLE_METHODS = new Set(["GET", "PUT", "DELETE", "HEAD", "OPTIONS"])
 function isReplayable(request: Request): boolean {
   const method = request.method.toUpperCase()
   if (REPLAYABLE_METHODS.has(method)) return true
-  return (method === "POST" || method === "PATCH") && request.headers.has("Idempotency-Key")
+  return method === "POST" && request.headers.has("Idempotency-Key")
 }
 
 /** Retry-After in milliseconds (delta-seconds or an HTTP date), or undefined when absent or unreadable. */

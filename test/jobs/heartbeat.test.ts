@@ -37,7 +37,9 @@ describe("scheduled()", () => {
       .map((line) => line.job)
     expect(ran).toEqual(["billing.roll-up-usage"])
     await fire(at(3, 0) + 86_400_000)
-    const next = logs.of("job.run").filter((line) => line.slot === new Date(at(3, 0) + 86_400_000).toISOString())
+    const next = logs
+      .of("job.run")
+      .filter((line) => line.outcome === "ran" && line.slot === new Date(at(3, 0) + 86_400_000).toISOString())
     expect(next.map((line) => line.job).sort()).toEqual(["billing.close-expired-trials", "billing.roll-up-usage"])
   })
 

@@ -31,8 +31,8 @@ describe("Jobs.make", () => {
 
   it.each([
     ["name", "Billing.Close", /job "Billing.Close": name must match/],
-    ["name", "-leading-dash", /name must match/],
-    ["name", "x".repeat(101), /name must match/],
+    ["name", "-leading-dash", /^job "-leading-dash": name must match/],
+    ["name", "x".repeat(101), new RegExp(`^job "${"x".repeat(101)}": name must match`)],
     ["name", "", /job "": name must match/],
     ["cron", "not a cron", /job "ok.job": cron .*must have exactly 5 fields/],
     ["cron", "61 * * * *", /job "ok.job": cron .*not a valid cron/],

@@ -123,17 +123,17 @@ describe("schedule retries (ADR 0202)", () => {
   it("keeps the backoff, key and attempt count when the object is evicted between attempts", async () => {
     const stream = openStream("evicted")
     const id = "evicted-reminder"
-    script.set(id, [...failures(3), "ok"])
+    script.set(id, [...failures(8), "ok"])
     value(await stream.upsert({ id, consumer: "test.scripted", at: DUE }))
     await evictDurableObject(stream.stub)
 
-    const lastRetryAt = await failThroughBackoff(stream, id, 3, () => evictDurableObject(stream.stub))
+    const lastRetryAt = await failThroughBackoff(stream, id, 8, () => evictDurableObject(stream.stub))
     await evictDurableObject(stream.stub)
     const success = await stream.tick(lastRetryAt)
     expect(success).toMatchObject({ claimed: 1, delivered: 1, stale: 0 })
 
     const deliveries = seen.map(({ delivery }) => delivery)
-    expect(deliveries.map((d) => d.attempt)).toEqual([1, 2, 3, 4])
+    expect(deliveries.map((d) => d.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
     expect(new Set(deliveries.map((d) => d.idempotencyKey))).toEqual(new Set([keyOf(stream, id, 1)]))
     expect(new Set(deliveries.map((d) => d.dueAt.getTime()))).toEqual(new Set([DUE]))
     expect(await storedRow(stream, id)).toMatchObject({

@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
+import { ScheduleDefinitionError, Schedules } from "../../src/infra/schedules/index.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
 
@@ -35,12 +37,39 @@ describe("bad input is refused before anything is written, naming the field", ()
     ["maxAttempts zero", { maxAttempts: 0 }, "maxAttempts"],
     ["maxAttempts fractional", { maxAttempts: 1.5 }, "maxAttempts"],
     ["maxAttempts as a string", { maxAttempts: "3" }, "maxAttempts"],
+    ["a misspelt option", { maxAttempt: 3 }, "definition"],
+    ["a null timezone", { every: undefined, cron: "0 9 * * *", timezone: null }, "timezone"],
   ] as const)("refuses %s", async (_what, override, field) => {
     const before = await stream.snapshot()
     const definition: Record<string, unknown> = { ...base, id: "new-1", ...override }
     const reply = await stream.upsert(definition)
     expect(reply).toMatchObject({ ok: false, error: { code: "invalid", field } })
     expect(await stream.snapshot()).toBe(before)
+  })
+
+  it.each([
+    ["a definition that is not an object", ["every minute"], "definition"],
+    ["a null definition", null, "definition"],
+  ] as const)("refuses %s", async (_what, definition, field) => {
+    const before = await stream.snapshot()
+    const rpc = stream.stub as unknown as { upsert(stream: string, definition: unknown): Promise<unknown> }
+    expect(await rpc.upsert(stream.name, definition)).toMatchObject({ ok: false, error: { code: "invalid", field } })
+    expect(await stream.snapshot()).toBe(before)
+  })
+
+  it.each([
+    ["a space", "bad name"],
+    ["129 characters", "s".repeat(129)],
+    ["an empty name", ""],
+  ])("refuses a stream name with %s, writing nothing", async (_what, name) => {
+    const before = await stream.snapshot()
+    const rpc = stream.stub as unknown as { upsert(stream: string, definition: unknown): Promise<unknown> }
+    expect(await rpc.upsert(name, { ...base, id: "new-2" })).toMatchObject({
+      ok: false,
+      error: { code: "invalid", field: "stream" },
+    })
+    expect(await stream.snapshot()).toBe(before)
+    expect(() => Schedules.stream(env.SCHEDULES, name)).toThrow(ScheduleDefinitionError)
   })
 
   it("refuses a stream name outside the alphabet, and a stream used under another name", async () => {

@@ -14,17 +14,29 @@ describe("billing.trial-reminder", () => {
       body: JSON.stringify({ account: "acme-berlin", dueAt: "2100-02-01T00:00:00Z", timezone: "Europe/Berlin" }),
     })
     expect(res.status).toBe(201)
-    const { reminder } = (await res.json()) as { reminder: { nextAt: number; stream: string } }
+    const { trial, reminder } = (await res.json()) as {
+      trial: { id: number }
+      reminder: { id: string; nextAt: number; stream: string }
+    }
+    expect(reminder.id).toBe(`trial-${trial.id}`)
     expect(reminder.stream).toBe("acme-berlin")
     expect(berlinTime(reminder.nextAt)).toBe("09:00")
 
     // Drive the user's stream with the injected clock: the reminder is due at nextAt.
     const rpc = env.SCHEDULES.get(env.SCHEDULES.idFromName("acme-berlin")) as unknown as {
       tick(now: number): Promise<{ delivered: number }>
+      get(stream: string, id: string): Promise<unknown>
     }
     expect((await rpc.tick(reminder.nextAt)).delivered).toBe(1)
     const sent = await remindersOf(database(env.DB), "acme-berlin")
-    expect(sent.map((r) => r.idempotencyKey)).toEqual(["schedule:acme-berlin/trial-reminder:1"])
+    expect(sent.map((r) => r.idempotencyKey)).toEqual([`schedule:acme-berlin/trial-${trial.id}:1`])
+
+    // Once the trial is closed, the next occurrence cancels the reminder and sends nothing.
+    await env.DB.prepare("UPDATE trials SET closed_at = ? WHERE id = ?").bind(reminder.nextAt, trial.id).run()
+    const next = (await rpc.get("acme-berlin", reminder.id)) as { value: { nextAt: number } }
+    expect((await rpc.tick(next.value.nextAt)).delivered).toBe(0)
+    expect(await remindersOf(database(env.DB), "acme-berlin")).toHaveLength(1)
+    expect(((await rpc.get("acme-berlin", reminder.id)) as { value: { state: string } }).value.state).toBe("cancelled")
   })
 
   it("refuses an unknown timezone before anything is written", async () => {

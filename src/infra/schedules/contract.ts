@@ -3,6 +3,7 @@ import { type Duration, toMillis } from "../duration.ts"
 
 /** Stream names and schedule ids: URL-safe, so they travel in admin paths unescaped. */
 export const NAME = /^[A-Za-z0-9._~-]{1,128}$/
+export const NAME_RULE = "must match [A-Za-z0-9._~-]{1,128}"
 export const MAX_PAYLOAD_BYTES = 64 * 1024
 export const MIN_EVERY_MS = 1_000
 /** The furthest ahead a schedule may be set: 10 years. */
@@ -43,7 +44,27 @@ export interface ScheduleSpec {
   timing: Timing
 }
 
-export type ScheduleField = keyof ScheduleDefinition | "stream" | "timing"
+export type ScheduleField =
+  | keyof ScheduleDefinition
+  | "stream"
+  | "timing"
+  | "definition"
+  | "limit"
+  | "state"
+  | "cursor"
+  | "before"
+
+const DEFINITION_FIELDS = new Set<string>([
+  "id",
+  "consumer",
+  "payload",
+  "maxAttempts",
+  "at",
+  "after",
+  "every",
+  "cron",
+  "timezone",
+])
 
 export class ScheduleDefinitionError extends Error {
   override name = "ScheduleDefinitionError"
@@ -60,7 +81,7 @@ const fail = (field: ScheduleField, problem: string): never => {
 }
 
 export function assertName(field: "id" | "stream", value: unknown): string {
-  if (typeof value !== "string" || !NAME.test(value)) fail(field, "must match [A-Za-z0-9._~-]{1,128}")
+  if (typeof value !== "string" || !NAME.test(value)) fail(field, NAME_RULE)
   return value as string
 }
 
@@ -73,9 +94,11 @@ export function validateDefinition(
   now: number,
   knownConsumer: (name: string) => boolean,
 ): ScheduleSpec {
-  if (typeof input !== "object" || input === null || Array.isArray(input))
-    fail("timing", "definition must be an object")
+  if (typeof input !== "object" || input === null || Array.isArray(input)) fail("definition", "must be an object")
   const def = input as Record<string, unknown>
+  // A misspelt option (maxAttempt, timeZone) would otherwise be dropped without a word.
+  const unknown = Object.keys(def).find((key) => def[key] !== undefined && !DEFINITION_FIELDS.has(key))
+  if (unknown !== undefined) fail("definition", `has an unknown field "${unknown}"`)
   const id = assertName("id", def.id)
   if (typeof def.consumer !== "string" || !knownConsumer(def.consumer)) {
     fail("consumer", `${JSON.stringify(def.consumer)} is not a consumer listed in src/consumers.ts`)
@@ -125,7 +148,7 @@ function validateTiming(def: Record<string, unknown>, now: number): Timing {
       return { kind: "every", everyMs: everyMs as number }
     }
     default: {
-      const timezone = def.timezone ?? "UTC"
+      const timezone = def.timezone === undefined ? "UTC" : def.timezone
       if (typeof timezone !== "string" || !isTimezone(timezone))
         fail("timezone", `${JSON.stringify(timezone)} is not an IANA timezone`)
       if (typeof def.cron !== "string") fail("cron", "must be a string of 5 fields")

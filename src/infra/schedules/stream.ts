@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers"
 import { consumers } from "../../consumers.ts"
 import { describeError, logLine } from "../log.ts"
-import { assertName, ScheduleDefinitionError, type ScheduleState, STATES, validateDefinition } from "./contract.ts"
+import { NAME, NAME_RULE, ScheduleDefinitionError, type ScheduleState, STATES, validateDefinition } from "./contract.ts"
 import * as core from "./core.ts"
 import { listStream } from "./directory.ts"
 import type { ScheduleEvent } from "./events.ts"
@@ -15,7 +15,7 @@ export const LIST_DEFAULT = 50
 export const LIST_MAX = 500
 
 /** Tests' injected clock; honoured only with the SLOTWISE_TEST_CLOCK binding (see injected()). */
-export interface At {
+export interface ClockOverride {
   now?: number
 }
 
@@ -42,8 +42,8 @@ export class ScheduleStream extends DurableObject<Env> {
     })
   }
 
-  async upsert(stream: string, definition: unknown, at: At = {}): Promise<Reply<ScheduleView>> {
-    const now = this.injected(at.now) ?? Date.now()
+  async upsert(stream: string, definition: unknown, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
+    const now = this.injected(clock.now) ?? Date.now()
     const problem = this.check(stream)
     if (problem) return problem
     let spec: ReturnType<typeof validateDefinition>
@@ -55,9 +55,9 @@ export class ScheduleStream extends DurableObject<Env> {
     }
     const transition = this.store.transaction(() => {
       if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
-      const t = core.upsert(this.store.get(spec.id), spec, now)
-      if (core.changed(t)) this.store.apply(t, now)
-      return t
+      const upserted = core.upsert(this.store.get(spec.id), spec, now)
+      if (core.changed(upserted)) this.store.apply(upserted, now)
+      return upserted
     })
     await this.ticker.arm()
     await this.listInDirectory(stream, now)
@@ -79,27 +79,28 @@ export class ScheduleStream extends DurableObject<Env> {
     if (problem) return problem
     const limit = options.limit ?? LIST_DEFAULT
     if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) {
-      return refuse("invalid", `limit must be an integer from 1 to ${LIST_MAX}`)
+      return refuse("invalid", `limit must be an integer from 1 to ${LIST_MAX}`, "limit")
     }
     if (options.state !== undefined && !STATES.includes(options.state)) {
-      return refuse("invalid", `state must be one of ${STATES.join(", ")}`)
+      return refuse("invalid", `state must be one of ${STATES.join(", ")}`, "state")
     }
-    if (options.cursor !== undefined && !isName(options.cursor)) return refuse("invalid", "cursor is not a schedule id")
+    if (options.cursor !== undefined && !isName(options.cursor))
+      return refuse("invalid", "cursor is not a schedule id", "cursor")
     const rows = this.store.list({ ...options, limit })
     const schedules = rows.map((row) => viewOf(stream, row))
     return ok({ schedules, cursor: rows.length === limit ? (rows[rows.length - 1]?.id ?? null) : null })
   }
 
-  async cancel(stream: string, id: string, at: At = {}): Promise<Reply<ScheduleView>> {
-    return this.transition(stream, id, core.cancel, at)
+  async cancel(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.cancel, clock)
   }
 
-  async resume(stream: string, id: string, at: At = {}): Promise<Reply<ScheduleView>> {
-    return this.transition(stream, id, core.resume, at)
+  async resume(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.resume, clock)
   }
 
-  async trigger(stream: string, id: string, at: At = {}): Promise<Reply<ScheduleView>> {
-    return this.transition(stream, id, core.trigger, at)
+  async trigger(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.trigger, clock)
   }
 
   async events(
@@ -111,10 +112,10 @@ export class ScheduleStream extends DurableObject<Env> {
     if (problem) return problem
     const limit = options.limit ?? LIST_DEFAULT
     if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) {
-      return refuse("invalid", `limit must be an integer from 1 to ${LIST_MAX}`)
+      return refuse("invalid", `limit must be an integer from 1 to ${LIST_MAX}`, "limit")
     }
     if (options.before !== undefined && !(Number.isSafeInteger(options.before) && options.before > 0)) {
-      return refuse("invalid", "before must be an event seq, a positive integer")
+      return refuse("invalid", "before must be an event seq, a positive integer", "before")
     }
     return ok(this.store.events({ ...options, limit }))
   }
@@ -132,20 +133,22 @@ export class ScheduleStream extends DurableObject<Env> {
     stream: string,
     id: string,
     step: (row: ScheduleRow | undefined, now: number) => core.Transition,
-    at: At,
+    clock: ClockOverride,
   ): Promise<Reply<ScheduleView>> {
     const problem = this.check(stream) ?? this.checkId(id)
     if (problem) return problem
-    const now = this.injected(at.now) ?? Date.now()
-    const t = this.store.transaction(() => {
+    const now = this.injected(clock.now) ?? Date.now()
+    const transition = this.store.transaction(() => {
       const result = step(this.store.get(id), now)
       if (core.changed(result)) this.store.apply(result, now)
       return result
     })
-    if (!t.row) return refuse("not_found", `no schedule "${id}" in stream "${stream}"`, "id")
-    if (!core.changed(t) && t.refused) return refuse("conflict", `cannot do that: ${t.refused}`)
+    if (!transition.row) return refuse("not_found", `no schedule "${id}" in stream "${stream}"`, "id")
+    if (!core.changed(transition) && transition.refused) {
+      return refuse("conflict", `cannot do that: ${transition.refused}`)
+    }
     await this.ticker.arm()
-    return ok(viewOf(stream, t.row))
+    return ok(viewOf(stream, transition.row))
   }
 
   /** An injected time counts only where the test-clock binding is set; elsewhere it is Date.now(). */
@@ -155,7 +158,7 @@ export class ScheduleStream extends DurableObject<Env> {
 
   private check(stream: string): Reply<never> | undefined {
     if (this.refusal) return refuse("unavailable", this.refusal.message)
-    if (!isName(stream)) return refuse("invalid", "stream must match [A-Za-z0-9._~-]{1,128}", "stream")
+    if (!isName(stream)) return refuse("invalid", `stream ${NAME_RULE}`, "stream")
     const bound = this.store.meta("stream")
     if (bound !== undefined && bound !== stream)
       return refuse("conflict", `this object holds stream "${bound}"`, "stream")
@@ -163,7 +166,7 @@ export class ScheduleStream extends DurableObject<Env> {
   }
 
   private checkId(id: string): Reply<never> | undefined {
-    return isName(id) ? undefined : refuse("invalid", "id must match [A-Za-z0-9._~-]{1,128}", "id")
+    return isName(id) ? undefined : refuse("invalid", `id ${NAME_RULE}`, "id")
   }
 
   /** Lists the stream in the D1 directory once; a D1 failure is logged and retried by a later upsert. */
@@ -178,11 +181,4 @@ export class ScheduleStream extends DurableObject<Env> {
   }
 }
 
-const isName = (value: unknown) => {
-  try {
-    assertName("id", value)
-    return true
-  } catch {
-    return false
-  }
-}
+const isName = (value: unknown) => typeof value === "string" && NAME.test(value)

@@ -13,7 +13,11 @@ export const trialReminder = Schedules.consumer<TrialReminderPayload>({
     const db = database(env.DB)
     const trial = await trialById(db, delivery.payload.trialId)
     if (!trial) return Schedules.terminal(`trial ${delivery.payload.trialId} does not exist`)
-    if (trial.closedAt !== null) return
+    if (trial.closedAt !== null) {
+      // The trial is over: stop reminding. The cancellation stands over this delivery.
+      await Schedules.stream(env.SCHEDULES, delivery.stream).cancel(delivery.scheduleId)
+      return
+    }
     // Delivery is at least once: the key makes a redelivered occurrence a no-op.
     await recordReminder(db, delivery.idempotencyKey, trial.account, trial.id, Date.now())
   },

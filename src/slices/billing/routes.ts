@@ -3,11 +3,13 @@ import { z } from "zod"
 import { isTimezone } from "../../infra/cron.ts"
 import { database } from "../../infra/db/index.ts"
 import { problem, validate } from "../../infra/http/index.ts"
+import { NAME, NAME_RULE } from "../../infra/schedules/contract.ts"
 import { Schedules } from "../../infra/schedules/index.ts"
 import { type TrialReminderPayload, trialReminder, type UsageReportPayload, usageReport } from "./consumers.ts"
 import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
 
-const account = z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, "must match [A-Za-z0-9._~-]{1,128}")
+// An account names its own schedule stream, so it follows the stream-name rule.
+const account = z.string().regex(NAME, NAME_RULE)
 
 export const billingRoutes = new Hono<{ Bindings: Env }>()
   .post(
@@ -24,9 +26,9 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
       const { account, dueAt, timezone } = c.req.valid("json")
       const trial = await startTrial(database(c.env.DB), account, Date.parse(dueAt))
       const payload: TrialReminderPayload = { trialId: trial.id, account }
-      // Daily at 09:00 in the user's own timezone, in the user's own stream.
+      // Daily at 09:00 in the user's own timezone, in the user's own stream, until the trial closes.
       const reminder = await Schedules.stream(c.env.SCHEDULES, account).upsert({
-        id: "trial-reminder",
+        id: `trial-${trial.id}`,
         consumer: trialReminder.name,
         cron: "0 9 * * *",
         timezone,
