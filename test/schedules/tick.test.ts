@@ -60,6 +60,29 @@ describe("a tick", () => {
     expect(await stream.alarm()).toBe(T0 + 2 * HOUR)
   })
 
+  it("keeps at most 32 deliveries in flight across ticks that yielded", async () => {
+    const stream = openStream("tick")
+    await stream.inside((instance) => {
+      internals(instance).ticker.yieldAfterMs = 100
+    })
+    for (let i = 0; i < 33; i++) {
+      const id = `slow-${String(i).padStart(2, "0")}`
+      value(await stream.upsert({ id, consumer: "test.scripted", at: T0 + i }))
+      script.set(id, ["wait"])
+    }
+    expect(await stream.tick(T0 + SECOND)).toMatchObject({ claimed: 32, inFlight: 32 })
+    // Every slot is taken: the 33rd row waits, and the alarm does not spin on it.
+    expect(await stream.tick(T0 + SECOND)).toMatchObject({ claimed: 0 })
+    expect(await stream.alarm()).toBeGreaterThan(T0 + SECOND)
+    await answerInside(stream, () => waiting[0]?.answer())
+    await pause()
+    expect(await stream.tick(T0 + SECOND)).toMatchObject({ claimed: 1 })
+    expect(seen).toHaveLength(33)
+    await answerInside(stream, () => {
+      for (const parked of waiting.slice(1)) parked.answer()
+    })
+  })
+
   it("delivers the rows it claimed before a storage error, then arms the recovery alarm", async () => {
     const stream = openStream("tick")
     value(await stream.upsert({ id: "a", consumer: "test.scripted", at: T0 }))

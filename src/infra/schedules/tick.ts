@@ -45,6 +45,8 @@ interface Claimed {
  */
 export class Ticker {
   private recoveryMs = 0
+  /** Deliveries dispatched and not yet settled, across ticks: never more than BATCH_SIZE. */
+  private inFlight = 0
   yieldAfterMs = YIELD_AFTER_MS
 
   constructor(
@@ -73,7 +75,7 @@ export class Ticker {
     }
     try {
       if (refusal) throw refusal
-      const { claims, error: claimError } = this.claimDue(report.now)
+      const { claims, error: claimError } = this.claimDue(report.now, BATCH_SIZE - this.inFlight)
       report.claimed = claims.length
       const stream = claims.length ? (this.store.meta("stream") ?? "") : ""
       const settling = Promise.all(claims.map((claimed) => this.deliverAndSettle(stream, claimed, clock, report)))
@@ -87,7 +89,7 @@ export class Ticker {
         if (error) throw error
         this.recoveryMs = 0
       }
-      report.alarm = await this.arm()
+      report.alarm = await this.arm(clock())
     } catch (error) {
       report.error = describeError(error)
       report.alarm = await this.recover(error, clock())
@@ -98,8 +100,10 @@ export class Ticker {
   }
 
   /** Sets the alarm to the smallest eligible_at, touching storage only when it changes. */
-  async arm(): Promise<number | null> {
-    const next = this.store.nextEligibleAt() ?? null
+  async arm(now = Date.now()): Promise<number | null> {
+    let next = this.store.nextEligibleAt() ?? null
+    // With every dispatch slot taken, due rows wait for a slot; a late answer re-arms sooner.
+    if (next !== null && this.inFlight >= BATCH_SIZE) next = Math.max(next, now + this.yieldAfterMs)
     const current = await this.storage.getAlarm()
     if (next === null && current !== null) await this.storage.deleteAlarm()
     else if (next !== null && current !== next) await this.storage.setAlarm(next)
@@ -110,10 +114,11 @@ export class Ticker {
    * Claims each due row in its own transaction, rechecking what the selection saw. A storage
    * error stops the claiming; the rows claimed before it are still delivered.
    */
-  private claimDue(now: number): { claims: Claimed[]; error?: unknown } {
+  private claimDue(now: number, room: number): { claims: Claimed[]; error?: unknown } {
     const claims: Claimed[] = []
+    if (room <= 0) return { claims }
     try {
-      for (const seen of this.store.selectDue(now, BATCH_SIZE)) {
+      for (const seen of this.store.selectDue(now, room)) {
         const claimed = this.store.transaction(() => {
           const row = this.store.get(seen.id)
           const leaseMs = row ? (consumers.get(row.consumer)?.leaseMs ?? UNDECLARED_CONSUMER_LEASE_MS) : 0
@@ -121,7 +126,10 @@ export class Ticker {
           if (c) this.store.put(c.row)
           return c
         })
-        if (claimed) claims.push(claimed)
+        if (claimed) {
+          claims.push(claimed)
+          this.inFlight++
+        }
       }
       return { claims }
     } catch (error) {
@@ -136,7 +144,7 @@ export class Ticker {
     clock: () => number,
     report: TickReport,
   ): Promise<unknown> {
-    const result = await this.deliver(stream, row, clock())
+    const result = await this.deliver(stream, row, clock()).finally(() => this.inFlight--)
     try {
       const transition = this.settle(stream, claim, result, clock())
       if (!core.changed(transition)) report.stale++
@@ -193,7 +201,7 @@ export class Ticker {
   /** After a yielded tick: the late results are written; re-arm, or recover from their error. */
   private async afterSettling(error: unknown, clock: () => number): Promise<void> {
     if (error) await this.recover(error, clock())
-    else await this.arm().catch((armError) => this.recover(armError, clock()))
+    else await this.arm(clock()).catch((armError) => this.recover(armError, clock()))
   }
 
   /** onError: one log line, and one recovery alarm whose delay doubles from 1 s to 60 s. */
