@@ -78,8 +78,7 @@ export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, no
       nextAt: due,
       cadenceAt: due,
       retryAt: null,
-      claimUntil: null,
-      claimToken: null,
+      ...unclaimed,
       attempts: 0,
       lastError: null,
       createdAt: now,
@@ -98,8 +97,7 @@ export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, no
       nextAt: due,
       cadenceAt: due,
       ...clearedAttempt,
-      claimUntil: null,
-      claimToken: null,
+      ...unclaimed,
       updatedAt: now,
     }
     return { row, events: [setEvent(row, "restarted")] }
@@ -117,6 +115,7 @@ export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, no
 }
 
 const clearedAttempt = { retryAt: null, attempts: 0, lastError: null } as const
+const unclaimed = { claimUntil: null, claimToken: null } as const
 
 /** What a tick selected; the claim rechecks it inside the transaction. */
 export interface Selection {
@@ -171,7 +170,7 @@ export const fenceHolds = (row: ScheduleRow | undefined, claim: Claim, now: numb
 /** Settles an attempt; a stale result (fence broken) writes nothing and emits nothing. */
 export function settle(row: ScheduleRow | undefined, claim: Claim, result: DeliveryResult, now: number): Transition {
   if (!fenceHolds(row, claim, now)) return none(row)
-  const released = { ...row, claimUntil: null, claimToken: null, updatedAt: now }
+  const released = { ...row, ...unclaimed, updatedAt: now }
   const failed = (data: Record<string, unknown>): EventDraft => ({
     type: "schedule/failed",
     scheduleId: row.id,
@@ -226,8 +225,7 @@ export function cancel(row: ScheduleRow | undefined, now: number): Transition {
     ...row,
     state: "cancelled",
     retryAt: null,
-    claimUntil: null,
-    claimToken: null,
+    ...unclaimed,
     updatedAt: now,
   }
   return {
@@ -244,8 +242,7 @@ export function resume(row: ScheduleRow | undefined, now: number): Transition {
     ...row,
     state: "scheduled",
     ...clearedAttempt,
-    claimUntil: null,
-    claimToken: null,
+    ...unclaimed,
     updatedAt: now,
   }
   return {
@@ -269,8 +266,7 @@ export function trigger(row: ScheduleRow | undefined, now: number): Transition {
     ...row,
     nextAt: Math.min(row.nextAt, now),
     retryAt: null,
-    claimUntil: null,
-    claimToken: null,
+    ...unclaimed,
     updatedAt: now,
   }
   return {
