@@ -59,10 +59,12 @@ export class Ticker {
   async tick(at: number | undefined, refusal: Error | undefined): Promise<TickReport> {
     const started = Date.now()
     // An injected `at` moves the whole tick in time; real elapsed time still passes within it.
-    const clock = () => (at ?? started) + (Date.now() - started)
+    const base = at ?? started
+    const clock = () => base + (Date.now() - started)
     const before = { ...this.store.counts }
     const report: TickReport = {
-      now: clock(),
+      // Selection and claims use exactly the tick's time; later steps see time pass.
+      now: base,
       claimed: 0,
       delivered: 0,
       retried: 0,
