@@ -71,7 +71,8 @@ async function main(): Promise<void> {
     if (!stopping) await shutdown(1, `${origin}/health did not answer {ok:true} within ${HEALTH_TIMEOUT_MS / 1000} s`)
     return
   }
-  await seedDemo(origin)
+  await seedDemo(origin, ctx.adminToken ?? "")
+  say(`dashboard: ${origin}/admin   token: ${ctx.adminToken} (from .dev.vars)`)
   say(`${origin} is up; firing the heartbeat now and at every UTC minute (Ctrl+C stops)`)
   await runHeartbeats(origin, beats, stop.signal)
   await sleep(LOG_FLUSH_MS)

@@ -1,8 +1,11 @@
+import { DEV_VARS, ensureAdminToken } from "./dev-vars.ts"
 import { say } from "./log.ts"
 import { runWrangler } from "./wrangler.ts"
 
 export interface DevContext {
   port: number
+  /** The admin route's bearer token, once the .dev.vars step has run. */
+  adminToken?: string
 }
 
 /** One step that runs, in order, before `wrangler dev` starts; a step that throws stops the runner. */
@@ -19,11 +22,17 @@ export const applyMigrations: PrepareStep = {
   run: () => runWrangler(["d1", "migrations", "apply", "DB", "--local"], MIGRATIONS_TIMEOUT_MS, { CI: "true" }),
 }
 
-/**
- * The hook point: add steps here. A ".dev.vars" step belongs before the migrations,
- * a "seed demo data" step after them (it needs the tables).
- */
-export const prepareSteps: PrepareStep[] = [applyMigrations]
+export const adminToken: PrepareStep = {
+  name: `admin token in ${DEV_VARS}`,
+  run: async (ctx) => {
+    const { token, created } = await ensureAdminToken()
+    ctx.adminToken = token
+    say(created ? `created ${DEV_VARS} with a random ADMIN_TOKEN` : `using the ADMIN_TOKEN in ${DEV_VARS}`)
+  },
+}
+
+/** The hook point: steps run in this order before `wrangler dev` starts. */
+export const prepareSteps: PrepareStep[] = [adminToken, applyMigrations]
 
 export async function prepare(steps: readonly PrepareStep[], ctx: DevContext): Promise<void> {
   for (const step of steps) {

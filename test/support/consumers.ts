@@ -1,6 +1,6 @@
 import type { Delivery } from "../../src/infra/schedules/index.ts"
 import { Schedules } from "../../src/infra/schedules/schedules.ts"
-import { trialReminder, usageReport } from "../../src/slices/billing/index.ts"
+import { trialReminder, usageReport, usageWebhook } from "../../src/slices/billing/index.ts"
 
 /** What a scripted consumer does on one attempt. */
 export type Step = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait"
@@ -71,7 +71,7 @@ export const durable = Schedules.consumer({
   },
 })
 
-export const consumers = Schedules.consumers(() => [trialReminder, usageReport, scripted, quick, refusing, durable])
+export const consumers = Schedules.consumers(() => [trialReminder, usageReport, usageWebhook, scripted, quick, refusing, durable])
 
 export const resetConsumers = () => {
   seen.length = 0

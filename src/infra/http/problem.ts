@@ -1,6 +1,5 @@
 import type { Context } from "hono"
 import type { ContentfulStatusCode } from "hono/utils/http-status"
-import type { ZodError } from "zod"
 
 /** RFC 9457 problem details; every error response of slotwise has this shape. */
 export interface Problem {
@@ -16,10 +15,18 @@ export function problem(c: Context, status: ContentfulStatusCode, title: string,
   return c.body(JSON.stringify(body), status, { "content-type": "application/problem+json" })
 }
 
+/** A Standard Schema issue (zod's included): a message and the path to the field. */
+export interface Issue {
+  message: string
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined
+}
+
 /** A 400 naming the first invalid field, e.g. `quantity: must be a positive integer`. */
-export function invalid(c: Context, error: ZodError, where: "body" | "query" | "param" | "json") {
-  const issue = error.issues[0]
-  const field = issue?.path.length ? issue.path.join(".") : where
+export function invalid(c: Context, issues: readonly Issue[], where: string) {
+  const issue = issues[0]
+  const field = issue?.path?.length
+    ? issue.path.map((key) => String(typeof key === "object" ? key.key : key)).join(".")
+    : where
   return problem(c, 400, "Invalid input", `${field}: ${issue?.message ?? "is invalid"}`, { field })
 }
 

@@ -11,6 +11,8 @@ export interface RunResult {
   status: RunStatus
   runId: string
   ms: number
+  /** Why a run was skipped: another run holds or already ran the slot, or the claim got no answer. */
+  reason?: "slot taken" | "claim failed" | "invalid slot"
 }
 
 export interface RunDeps {
@@ -37,14 +39,14 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
   const started = now()
   if (!(slotTime instanceof Date) || Number.isNaN(slotTime.getTime())) {
     logLine("error", "job.run", { job: job.name, runId, outcome: "skipped", reason: "slot is not a valid Date" })
-    return { status: "skipped", runId, ms: 0 }
+    return { status: "skipped", runId, ms: 0, reason: "invalid slot" }
   }
   const slot = slotOf(slotTime)
   const fields = { job: job.name, slot: slot.toISOString(), runId }
   const finish = (status: RunStatus, extra: Record<string, unknown> = {}): RunResult => {
     const ms = Math.max(0, now() - started)
     logLine(status === "ran" ? "info" : "error", "job.run", { ...fields, outcome: status, ms, ...extra })
-    return { status, runId, ms }
+    return status === "skipped" ? { status, runId, ms, reason: "claim failed" } : { status, runId, ms }
   }
 
   if (job.exclusive) {
@@ -57,7 +59,7 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
     }
     if (claimed === TIMED_OUT) return finish("skipped", { reason: `claim got no answer within ${D1_DEADLINE_MS} ms` })
     // Another run owns this slot (or already ran it): do nothing, log nothing.
-    if (!claimed) return { status: "skipped", runId, ms: Math.max(0, now() - started) }
+    if (!claimed) return { status: "skipped", runId, ms: Math.max(0, now() - started), reason: "slot taken" }
   }
 
   const outcome = await runWithin(job, slot, deps.env, runId, logger(fields))

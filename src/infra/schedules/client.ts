@@ -37,10 +37,14 @@ export interface StreamClient {
 // The methods as the class declares them: deriving the stub's RPC types is too deep for tsc.
 export type StreamRpc = Pick<ScheduleStream, "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "events">
 
+/** The stream's Durable Object, whose methods answer a Reply; the admin routes map it to HTTP. */
+export const streamRpc = (namespace: DurableObjectNamespace<ScheduleStream>, name: string) =>
+  namespace.get(namespace.idFromName(name)) as unknown as StreamRpc
+
 /** A typed client for one stream: one ScheduleStream Durable Object, named by the stream. */
 export function stream(namespace: DurableObjectNamespace<ScheduleStream>, name: string): StreamClient {
   assertName("stream", name)
-  const stub = namespace.get(namespace.idFromName(name)) as unknown as StreamRpc
+  const stub = streamRpc(namespace, name)
   return {
     name,
     upsert: async (definition) => {

@@ -39,3 +39,34 @@ export const usageReport = Schedules.consumer<UsageReportPayload>({
     })
   },
 })
+
+export type UsageWebhookPayload = { account: string; url: string }
+
+/** Every minute per subscribed account: POSTs the rolled-up usage to the account's webhook. */
+export const usageWebhook = Schedules.consumer<UsageWebhookPayload>({
+  name: "billing.usage-webhook",
+  timeout: "10 seconds",
+  deliver: async (delivery, { env, signal }) => {
+    const { account, url } = delivery.payload
+    const total = await usageTotalOf(database(env.DB), account)
+    let res: Response
+    try {
+      res = await fetch(url, {
+        method: "POST",
+        signal,
+        // The receiver dedupes on the key: a retried occurrence carries the same one.
+        headers: { "content-type": "application/json", "idempotency-key": delivery.idempotencyKey },
+        body: JSON.stringify({ account, quantity: total?.quantity ?? 0, throughSlot: total?.throughSlot ?? null }),
+      })
+    } catch (error) {
+      return Schedules.retry(`POST ${url} failed: ${(error as Error).message}`)
+    }
+    await res.body?.cancel()
+    if (res.ok) return
+    // A 4xx other than 408/429 will not heal by retrying: the schedule stops until fixed and resumed.
+    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+      return Schedules.terminal(`POST ${url} answered ${res.status}`)
+    }
+    return Schedules.retry(`POST ${url} answered ${res.status}`)
+  },
+})

@@ -1,3 +1,3 @@
-export { trialReminder, usageReport } from "./consumers.ts"
+export { trialReminder, usageReport, usageWebhook } from "./consumers.ts"
 export { closeExpiredTrials, rollUpUsage } from "./jobs.ts"
 export { billingRoutes } from "./routes.ts"

@@ -5,7 +5,14 @@ import { database } from "../../infra/db/index.ts"
 import { problem, validate } from "../../infra/http/index.ts"
 import { NAME, NAME_RULE } from "../../infra/schedules/contract.ts"
 import { Schedules } from "../../infra/schedules/index.ts"
-import { type TrialReminderPayload, trialReminder, type UsageReportPayload, usageReport } from "./consumers.ts"
+import {
+  type TrialReminderPayload,
+  trialReminder,
+  type UsageReportPayload,
+  type UsageWebhookPayload,
+  usageReport,
+  usageWebhook,
+} from "./consumers.ts"
 import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
 
 // An account names its own schedule stream, so it follows the stream-name rule.
@@ -52,6 +59,23 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
         payload,
       })
       return c.json(event, 201)
+    },
+  )
+  .put(
+    "/usage/:account/webhook",
+    validate("param", z.object({ account })),
+    validate("json", z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) })),
+    async (c) => {
+      const { account } = c.req.valid("param")
+      const payload: UsageWebhookPayload = { account, url: c.req.valid("json").url }
+      // One webhook per account, every minute; a new url replaces the old one.
+      const schedule = await Schedules.stream(c.env.SCHEDULES, account).upsert({
+        id: "usage-webhook",
+        consumer: usageWebhook.name,
+        every: "1 minute",
+        payload,
+      })
+      return c.json(schedule)
     },
   )
   .get("/usage/:account", async (c) => {

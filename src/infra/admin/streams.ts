@@ -1,0 +1,111 @@
+import { type Context, Hono } from "hono"
+import { bodyLimit } from "hono/body-limit"
+import { problem, validate } from "../http/index.ts"
+import { LIST_DEFAULT, type StreamRpc, streamRpc } from "../schedules/index.ts"
+import { answer } from "./answer.ts"
+import { isListed, streamsPage } from "./directory.ts"
+import type { AdminEnv } from "./door.ts"
+import {
+  eventsQuery,
+  MAX_BODY_BYTES,
+  scheduleBody,
+  scheduleParam,
+  schedulesQuery,
+  streamParam,
+  streamsQuery,
+} from "./inputs.ts"
+import { documented } from "./openapi.ts"
+
+/** A schedule's page shows this many of its newest events. */
+export const SCHEDULE_EVENTS = 50
+
+type Action = "cancel" | "resume" | "trigger"
+
+/** The stream's object, or a 404 when the directory does not know it: a GET never creates a stream. */
+async function listed(c: Context<AdminEnv>, stream: string): Promise<StreamRpc | Response> {
+  if (await isListed(c.env.DB, stream)) return streamRpc(c.env.SCHEDULES, stream)
+  return problem(c, 404, "Not found", `no stream "${stream}"`, { field: "stream" })
+}
+
+const action = (verb: Action, summary: string) =>
+  [
+    `/:stream/schedules/:id/${verb}`,
+    documented(summary, 400, 404, 409),
+    validate("param", scheduleParam),
+    async (c: Context<AdminEnv>) => {
+      const { stream, id } = scheduleParam.parse(c.req.param())
+      const rpc = await listed(c, stream)
+      if (rpc instanceof Response) return rpc
+      return answer(c, await rpc[verb](stream, id), (schedule) => ({ schedule }))
+    },
+  ] as const
+
+/** The streams in the D1 directory, and each stream's schedules and events. */
+export const streamRoutes = new Hono<AdminEnv>()
+  .get("/", documented("The streams in the directory, by name", 400), validate("query", streamsQuery), async (c) => {
+    const { limit = LIST_DEFAULT, cursor } = c.req.valid("query")
+    return c.json(await streamsPage(c.env.DB, limit, cursor))
+  })
+  .get(
+    "/:stream/schedules",
+    documented("A stream's schedules by id, optionally in one state", 400, 404),
+    validate("param", streamParam),
+    validate("query", schedulesQuery),
+    async (c) => {
+      const { stream } = c.req.valid("param")
+      const rpc = await listed(c, stream)
+      if (rpc instanceof Response) return rpc
+      return answer(c, await rpc.list(stream, c.req.valid("query")), (page) => page)
+    },
+  )
+  .get(
+    "/:stream/schedules/:id",
+    documented(`A schedule and its newest ${SCHEDULE_EVENTS} events`, 400, 404),
+    validate("param", scheduleParam),
+    async (c) => {
+      const { stream, id } = c.req.valid("param")
+      const rpc = await listed(c, stream)
+      if (rpc instanceof Response) return rpc
+      const schedule = await rpc.get(stream, id)
+      if (!schedule.ok) return answer(c, schedule, () => ({}))
+      const events = await rpc.events(stream, { scheduleId: id, limit: SCHEDULE_EVENTS })
+      return answer(c, events, (events) => ({ schedule: schedule.value, events }))
+    },
+  )
+  .put(
+    "/:stream/schedules/:id",
+    documented("Creates or replaces a schedule (the same rules as the client's upsert)", 400),
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        problem(c, 400, "Invalid input", `body is larger than ${MAX_BODY_BYTES} bytes`, { field: "body" }),
+    }),
+    validate("param", scheduleParam),
+    validate("json", scheduleBody),
+    async (c) => {
+      const { stream, id } = c.req.valid("param")
+      const body = c.req.valid("json")
+      if (body.id !== undefined && body.id !== id) {
+        return problem(c, 400, "Invalid input", `id in the body ("${body.id}") is not the path's "${id}"`, {
+          field: "id",
+        })
+      }
+      const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id })
+      return answer(c, reply, (schedule) => ({ schedule }))
+    },
+  )
+  .post(...action("cancel", "Cancels a schedule: nothing more is delivered until it is resumed"))
+  .post(...action("resume", "Resumes a cancelled or failed schedule from its next due time"))
+  .post(...action("trigger", "Delivers the current occurrence now; the cadence is unchanged"))
+  .get(
+    "/:stream/events",
+    documented("A stream's newest events", 400, 404),
+    validate("param", streamParam),
+    validate("query", eventsQuery),
+    async (c) => {
+      const { stream } = c.req.valid("param")
+      const rpc = await listed(c, stream)
+      if (rpc instanceof Response) return rpc
+      return answer(c, await rpc.events(stream, c.req.valid("query")), (events) => ({ events }))
+    },
+  )
