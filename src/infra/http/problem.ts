@@ -19,14 +19,15 @@ export function problem(c: Context, status: ContentfulStatusCode, title: string,
 export interface Issue {
   message: string
   path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined
+  /** zod's unrecognized_keys issue: the unknown fields, which the path does not name. */
+  keys?: readonly string[]
 }
 
 /** A 400 naming the first invalid field, e.g. `quantity: must be a positive integer`. */
 export function invalid(c: Context, issues: readonly Issue[], where: string) {
   const issue = issues[0]
-  const field = issue?.path?.length
-    ? issue.path.map((key) => String(typeof key === "object" ? key.key : key)).join(".")
-    : where
+  const path = [...(issue?.path ?? []).map((key) => (typeof key === "object" ? key.key : key)), ...(issue?.keys ?? [])]
+  const field = path.length ? path.map(String).join(".") : where
   return problem(c, 400, "Invalid input", `${field}: ${issue?.message ?? "is invalid"}`, { field })
 }
 
