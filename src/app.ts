@@ -10,6 +10,7 @@ import { billingRoutes } from "./slices/billing/index.ts"
 export const app = new Hono<{ Bindings: Env }>()
   .get("/health", (c) => c.json({ ok: true }))
   .route("/billing", billingRoutes)
+  .get("/admin/", (c) => c.redirect("/admin", 308))
   .route("/admin", admin(jobs))
 
 app.notFound((c) => problem(c, 404, "Not found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`))

@@ -1,5 +1,6 @@
 import { Hono } from "hono"
 import type { Job } from "../jobs/index.ts"
+import { dashboard } from "./dashboard/index.ts"
 import { type AdminEnv, adminOn, door } from "./door.ts"
 import { jobRoutes } from "./jobs.ts"
 import { leaseRoutes } from "./leases.ts"
@@ -10,6 +11,8 @@ import { streamRoutes } from "./streams.ts"
 export function admin(jobs: readonly Job[]) {
   const api = new Hono<AdminEnv>()
     .use(adminOn)
+    // The page is a shell that asks for the token, so it is the one route before the door.
+    .get("/", dashboard)
     .use(door)
     .route("/", jobRoutes(jobs))
     .route("/", leaseRoutes(jobs))

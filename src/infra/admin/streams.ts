@@ -1,6 +1,8 @@
 import { type Context, Hono } from "hono"
 import { bodyLimit } from "hono/body-limit"
+import { consumers } from "../../consumers.ts"
 import { problem, validate } from "../http/index.ts"
+import { validateDefinition } from "../schedules/contract.ts"
 import { LIST_DEFAULT, type StreamRpc, streamRpc } from "../schedules/index.ts"
 import { answer } from "./answer.ts"
 import { isListed, streamsPage } from "./directory.ts"
@@ -90,6 +92,8 @@ export const streamRoutes = new Hono<AdminEnv>()
           field: "id",
         })
       }
+      // Refused here, a bad definition never wakes (and so creates) a new stream's object; app.onError answers 400.
+      validateDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
       const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id })
       return answer(c, reply, (schedule) => ({ schedule }))
     },

@@ -1,0 +1,248 @@
+import { listDurableObjectIds } from "cloudflare:test"
+import { env, exports } from "cloudflare:workers"
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
+import type { ScheduleStream, ScheduleView } from "../../src/infra/schedules/index.ts"
+import { usageWebhook } from "../../src/slices/billing/index.ts"
+import { captureLogs } from "../support/logs.ts"
+
+const logs = captureLogs()
+
+/** One POST the consumer made, as the receiver saw it. */
+interface Received {
+  url: string
+  method: string
+  contentType: string | null
+  idempotencyKey: string | null
+  body: unknown
+  signal: boolean
+}
+
+/** What the fake receiver does with the n-th request (1-based): answer a status, or fail the connection. */
+type Answer = number | Error
+
+let received: Received[] = []
+let answers: Answer[] = []
+let spy: MockInstance<typeof fetch>
+
+// @cloudflare/vitest-plugin 1.5 no longer exports fetchMock from cloudflare:test. The stream's
+// object runs in this isolate, so the consumer's global fetch is replaced here instead.
+beforeEach(() => {
+  received = []
+  answers = []
+  spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init)
+    received.push({
+      url: request.url,
+      method: request.method,
+      contentType: request.headers.get("content-type"),
+      idempotencyKey: request.headers.get("idempotency-key"),
+      body: await request.json(),
+      signal: init?.signal instanceof AbortSignal,
+    })
+    const answer = answers.shift() ?? 200
+    if (answer instanceof Error) throw answer
+    return new Response(answer === 204 ? null : "receiver says hi", { status: answer })
+  })
+})
+
+afterEach(() => spy.mockRestore())
+
+const HOOK = "https://hooks.example.com/usage"
+const MINUTE = 60_000
+
+let accounts = 0
+const account = () => `hook-acct-${++accounts}`
+
+const subscribe = (name: string, body: unknown) =>
+  exports.default.fetch(`http://slotwise.test/billing/usage/${name}/webhook`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  })
+
+type Stub = Pick<ScheduleStream, "tick" | "get" | "events">
+const streamOf = (name: string) => env.SCHEDULES.get(env.SCHEDULES.idFromName(name)) as unknown as Stub
+
+async function viewOf(name: string): Promise<ScheduleView> {
+  const reply = await streamOf(name).get(name, "usage-webhook")
+  if (!reply.ok) throw new Error(JSON.stringify(reply.error))
+  return reply.value
+}
+
+/** Subscribes a fresh account and answers its name and its schedule as the route returned it. */
+async function subscribed(url = HOOK) {
+  const name = account()
+  const res = await subscribe(name, { url })
+  expect(res.status).toBe(200)
+  return { name, schedule: (await res.json()) as ScheduleView }
+}
+
+/** Ticks the account's stream at the time its schedule is next eligible (an injected clock). */
+async function deliverDue(name: string) {
+  const view = await viewOf(name)
+  return streamOf(name).tick(view.eligibleAt)
+}
+
+const keyOf = (name: string, occurrence: number) => `schedule:${name}/usage-webhook:${occurrence}`
+
+describe("PUT /billing/usage/:account/webhook", () => {
+  it("creates a per-minute billing.usage-webhook schedule in the account's stream, and a new url replaces it", async () => {
+    const before = Date.now()
+    const { name, schedule } = await subscribed()
+    expect(schedule).toMatchObject({
+      stream: name,
+      id: "usage-webhook",
+      consumer: usageWebhook.name,
+      timing: { kind: "every", everyMs: MINUTE },
+      payload: { account: name, url: HOOK },
+      state: "scheduled",
+      occurrence: 1,
+    })
+    expect(schedule.nextAt).toBeGreaterThanOrEqual(before + MINUTE)
+    const listed = await env.DB.prepare("SELECT name FROM schedule_streams WHERE name = ?").bind(name).first()
+    expect(listed).toEqual({ name })
+
+    const moved = await subscribe(name, { url: "https://other.example.com/hook?x=1" })
+    expect(moved.status).toBe(200)
+    expect(await moved.json()).toMatchObject({
+      payload: { account: name, url: "https://other.example.com/hook?x=1" },
+      nextAt: schedule.nextAt,
+      occurrence: 1,
+    })
+    expect(received).toEqual([])
+  })
+
+  it.each<[string, unknown]>([
+    ["not a url", { url: "not a url" }],
+    ["an ftp url", { url: "ftp://hooks.example.com/usage" }],
+    ["a javascript: url", { url: "javascript:alert(1)" }],
+    ["a relative url", { url: "/usage" }],
+    ["a url over 2048 characters", { url: `https://hooks.example.com/${"a".repeat(2048)}` }],
+    ["a number", { url: 5 }],
+    ["no url", {}],
+  ])("refuses %s with 400 naming url, and creates nothing", async (_what, body) => {
+    const name = account()
+    const objects = (await listDurableObjectIds(env.SCHEDULES)).length
+    const res = await subscribe(name, body)
+    expect(res.status).toBe(400)
+    expect(res.headers.get("content-type")).toBe("application/problem+json")
+    expect(await res.json()).toMatchObject({ status: 400, field: "url", detail: expect.stringMatching(/^url: /) })
+    expect(await env.DB.prepare("SELECT name FROM schedule_streams WHERE name = ?").bind(name).first()).toBeNull()
+    expect((await listDurableObjectIds(env.SCHEDULES)).length).toBe(objects)
+  })
+
+  it("refuses an account that is not a stream name with 400 naming account", async () => {
+    const res = await subscribe("a%20b", { url: HOOK })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ field: "account" })
+  })
+})
+
+describe("the billing.usage-webhook consumer", () => {
+  it("POSTs the rolled-up usage with the delivery's idempotency key; a 2xx is delivered", async () => {
+    const { name, schedule } = await subscribed()
+    await env.DB.prepare("INSERT INTO usage_totals (account, quantity, through_slot) VALUES (?, ?, ?)")
+      .bind(name, 42, 7 * MINUTE)
+      .run()
+    const report = await deliverDue(name)
+    expect(report).toMatchObject({ claimed: 1, delivered: 1, retried: 0, failed: 0 })
+    expect(received).toEqual([
+      {
+        url: HOOK,
+        method: "POST",
+        contentType: "application/json",
+        idempotencyKey: keyOf(name, 1),
+        body: { account: name, quantity: 42, throughSlot: 7 * MINUTE },
+        signal: true,
+      },
+    ])
+    expect(await viewOf(name)).toMatchObject({
+      state: "scheduled",
+      occurrence: 2,
+      attempts: 0,
+      lastError: null,
+      retryAt: null,
+      nextAt: schedule.nextAt + MINUTE,
+    })
+
+    // The next occurrence carries the next key; a 204 is delivered too.
+    answers = [204]
+    expect(await deliverDue(name)).toMatchObject({ delivered: 1 })
+    expect(received.map((r) => r.idempotencyKey)).toEqual([keyOf(name, 1), keyOf(name, 2)])
+    expect((await viewOf(name)).occurrence).toBe(3)
+  })
+
+  it("reports zero usage when nothing is rolled up yet", async () => {
+    const { name } = await subscribed()
+    await deliverDue(name)
+    expect(received[0]?.body).toEqual({ account: name, quantity: 0, throughSlot: null })
+  })
+
+  it("retries a network failure and a 5xx with the reason as lastError, under the same idempotency key", async () => {
+    const { name, schedule } = await subscribed()
+    answers = [new TypeError("Network connection lost."), 503, 200]
+
+    expect(await deliverDue(name)).toMatchObject({ claimed: 1, delivered: 0, retried: 1, failed: 0 })
+    const first = await viewOf(name)
+    expect(first).toMatchObject({
+      state: "scheduled",
+      occurrence: 1,
+      attempts: 1,
+      lastError: `POST ${HOOK} failed: Network connection lost.`,
+    })
+    expect(first.retryAt).toBeGreaterThan(schedule.nextAt)
+
+    expect(await deliverDue(name)).toMatchObject({ retried: 1 })
+    expect(await viewOf(name)).toMatchObject({
+      state: "scheduled",
+      occurrence: 1,
+      attempts: 2,
+      lastError: `POST ${HOOK} answered 503`,
+    })
+
+    expect(await deliverDue(name)).toMatchObject({ delivered: 1 })
+    expect(await viewOf(name)).toMatchObject({ state: "scheduled", occurrence: 2, attempts: 0, lastError: null })
+    // Every attempt at occurrence 1 carried its one key, so the receiver can dedupe a retry.
+    expect(received.map((r) => r.idempotencyKey)).toEqual([keyOf(name, 1), keyOf(name, 1), keyOf(name, 1)])
+    expect(new Set(received.map((r) => JSON.stringify(r.body))).size).toBe(1)
+    expect(logs.of("schedule.delivery").map((line) => [line.attempt, line.outcome, line.reason])).toEqual([
+      [1, "retry", `POST ${HOOK} failed: Network connection lost.`],
+      [2, "retry", `POST ${HOOK} answered 503`],
+      [3, "delivered", undefined],
+    ])
+  })
+
+  it.each([500, 502, 408, 429])("retries a %i", async (status) => {
+    const { name } = await subscribed()
+    answers = [status]
+    expect(await deliverDue(name)).toMatchObject({ retried: 1, failed: 0 })
+    expect(await viewOf(name)).toMatchObject({
+      state: "scheduled",
+      occurrence: 1,
+      attempts: 1,
+      lastError: `POST ${HOOK} answered ${status}`,
+    })
+  })
+
+  it.each([400, 401, 404, 410, 422])("stops the schedule (terminal failed) on a %i", async (status) => {
+    const { name } = await subscribed()
+    answers = [status]
+    expect(await deliverDue(name)).toMatchObject({ claimed: 1, delivered: 0, retried: 0, failed: 1 })
+    const view = await viewOf(name)
+    expect(view).toMatchObject({
+      state: "failed",
+      occurrence: 1,
+      lastError: `POST ${HOOK} answered ${status}`,
+      retryAt: null,
+    })
+    const events = await streamOf(name).events(name, { scheduleId: "usage-webhook", limit: 5 })
+    if (!events.ok) throw new Error("no events")
+    expect(events.value[0]).toMatchObject({ type: "schedule/failed", data: { terminal: true } })
+
+    // Nothing more is sent until the account fixes its url (a new PUT restarts the schedule).
+    expect(await streamOf(name).tick(view.nextAt + 10 * MINUTE)).toMatchObject({ claimed: 0 })
+    expect(received).toHaveLength(1)
+    const fixed = await subscribe(name, { url: `${HOOK}/v2` })
+    expect(await fixed.json()).toMatchObject({ state: "scheduled", payload: { url: `${HOOK}/v2` } })
+  })
+})
