@@ -35,12 +35,16 @@ describe("scheduled()", () => {
       .of("job.run")
       .filter((line) => line.outcome === "ran")
       .map((line) => line.job)
-    expect(ran).toEqual(["billing.roll-up-usage"])
+    expect(ran.sort()).toEqual(["billing.roll-up-usage", "schedules.alarm-watchdog"])
     await fire(at(3, 0) + 86_400_000)
     const next = logs
       .of("job.run")
       .filter((line) => line.outcome === "ran" && line.slot === new Date(at(3, 0) + 86_400_000).toISOString())
-    expect(next.map((line) => line.job).sort()).toEqual(["billing.close-expired-trials", "billing.roll-up-usage"])
+    expect(next.map((line) => line.job).sort()).toEqual([
+      "billing.close-expired-trials",
+      "billing.roll-up-usage",
+      "schedules.alarm-watchdog",
+    ])
   })
 
   it("lets no failing or hanging job stop the others", async () => {

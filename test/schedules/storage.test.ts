@@ -196,7 +196,7 @@ describe("D1 directory", () => {
     expect(await stream.snapshot()).toBe(before)
     expect(await directoryRow(stream.name)).toEqual({ name: stream.name, listed_at: T0 + MINUTE })
 
-    // Once listed, upserts no longer ask D1 at all, so a later outage is not even noticed.
+    // Once listed, an upsert that leaves the alarm where it was asks D1 nothing, so an outage goes unnoticed.
     const laterOutage = failingD1(env.DB)
     await useDatabase(laterOutage.db)
     value(await stream.upsert({ ...definition, id: "two" }, T0 + 2 * MINUTE))

@@ -16,4 +16,5 @@ export function adminFetch(
 }
 
 /** The JSON body of a response, typed loosely for assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary response JSON
 export const json = async (res: Response) => (await res.json()) as Record<string, any>

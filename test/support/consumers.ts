@@ -71,7 +71,15 @@ export const durable = Schedules.consumer({
   },
 })
 
-export const consumers = Schedules.consumers(() => [trialReminder, usageReport, usageWebhook, scripted, quick, refusing, durable])
+export const consumers = Schedules.consumers(() => [
+  trialReminder,
+  usageReport,
+  usageWebhook,
+  scripted,
+  quick,
+  refusing,
+  durable,
+])
 
 export const resetConsumers = () => {
   seen.length = 0

@@ -1,6 +1,7 @@
 import { type CronSchedule, CronSyntaxError, parseCron } from "../cron.ts"
 import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
 import type { Logger } from "../log.ts"
+import { show } from "../show.ts"
 
 export interface JobContext {
   env: Env
@@ -52,7 +53,7 @@ export class JobDefinitionError extends Error {
 
 /** Validates a job at module load, so a bad definition fails the deploy, not a 3 a.m. slot. */
 export function make(definition: JobDefinition): Job {
-  const label = typeof definition?.name === "string" ? definition.name : String(definition?.name)
+  const label = typeof definition?.name === "string" ? definition.name : show(definition?.name)
   const fail = (field: keyof JobDefinition, problem: string) => {
     throw new JobDefinitionError(label, field, problem)
   }
@@ -69,7 +70,7 @@ export function make(definition: JobDefinition): Job {
   if (typeof definition.exclusive !== "boolean") fail("exclusive", "must be true or false")
   const timeoutMs = toMillis(definition.timeout)
   if (timeoutMs === undefined) {
-    fail("timeout", `must be milliseconds or a string such as "5 minutes", got ${JSON.stringify(definition.timeout)}`)
+    fail("timeout", `must be milliseconds or a string such as "5 minutes", got ${show(definition.timeout)}`)
   } else if (timeoutMs < MIN_TIMEOUT_MS || timeoutMs > MAX_TIMEOUT_MS) {
     fail("timeout", `must be between 1 second and 15 minutes, got ${timeoutMs} ms`)
   }

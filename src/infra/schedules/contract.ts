@@ -1,5 +1,6 @@
 import { CronSyntaxError, isTimezone, parseCron } from "../cron.ts"
 import { type Duration, toMillis } from "../duration.ts"
+import { show } from "../show.ts"
 
 /** Stream names and schedule ids: URL-safe, so they travel in admin paths unescaped. */
 export const NAME = /^[A-Za-z0-9._~-]{1,128}$/
@@ -101,7 +102,7 @@ export function validateDefinition(
   if (unknown !== undefined) fail("definition", `has an unknown field "${unknown}"`)
   const id = assertName("id", def.id)
   if (typeof def.consumer !== "string" || !knownConsumer(def.consumer)) {
-    fail("consumer", `${JSON.stringify(def.consumer)} is not a consumer listed in src/consumers.ts`)
+    fail("consumer", `${show(def.consumer)} is not a consumer listed in src/consumers.ts`)
   }
   const timing = validateTiming(def, now)
   const payload = encodePayload(def.payload)
@@ -150,7 +151,7 @@ function validateTiming(def: Record<string, unknown>, now: number): Timing {
     default: {
       const timezone = def.timezone === undefined ? "UTC" : def.timezone
       if (typeof timezone !== "string" || !isTimezone(timezone))
-        fail("timezone", `${JSON.stringify(timezone)} is not an IANA timezone`)
+        fail("timezone", `${show(timezone)} is not an IANA timezone`)
       if (typeof def.cron !== "string") fail("cron", "must be a string of 5 fields")
       try {
         const schedule = parseCron(def.cron as string, timezone as string)

@@ -1,3 +1,4 @@
+import { lt, sql } from "drizzle-orm"
 import { database, scheduleStreams } from "../db/index.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 
@@ -7,7 +8,46 @@ export const DIRECTORY_DEADLINE_MS = 5_000
 /** Records that a stream holds schedules (the admin view's list of streams); bounded in time. */
 export async function listStream(d1: D1Database, name: string, now: number): Promise<void> {
   const insert = database(d1).insert(scheduleStreams).values({ name, listedAt: now }).onConflictDoNothing()
-  if ((await within(Promise.resolve(insert), DIRECTORY_DEADLINE_MS)) === TIMED_OUT) {
-    throw new Error(`D1 did not answer within ${DIRECTORY_DEADLINE_MS} ms`)
-  }
+  await bounded(Promise.resolve(insert))
+}
+
+/**
+ * Records a stream's alarm time (null: nothing due) for the watchdog, listing the stream if it
+ * is not listed yet; bounded in time like listStream.
+ */
+export async function recordNextEligible(
+  d1: D1Database,
+  name: string,
+  nextEligibleAt: number | null,
+  now: number,
+): Promise<void> {
+  const upsert = database(d1)
+    .insert(scheduleStreams)
+    .values({ name, listedAt: now, nextEligibleAt })
+    .onConflictDoUpdate({ target: scheduleStreams.name, set: { nextEligibleAt: sql`excluded.next_eligible_at` } })
+  await bounded(Promise.resolve(upsert))
+}
+
+/**
+ * At most `limit` streams whose recorded alarm is before `before`, the most overdue first,
+ * through the partial index on next_eligible_at; bounded in time.
+ */
+export async function staleStreams(
+  d1: D1Database,
+  before: number,
+  limit: number,
+): Promise<Array<{ name: string; nextEligibleAt: number }>> {
+  const select = database(d1)
+    .select({ name: scheduleStreams.name, nextEligibleAt: scheduleStreams.nextEligibleAt })
+    .from(scheduleStreams)
+    .where(lt(scheduleStreams.nextEligibleAt, before))
+    .orderBy(scheduleStreams.nextEligibleAt)
+    .limit(limit)
+  return (await bounded(Promise.resolve(select))) as Array<{ name: string; nextEligibleAt: number }>
+}
+
+async function bounded<T>(work: Promise<T>): Promise<T> {
+  const result = await within(work, DIRECTORY_DEADLINE_MS)
+  if (result === TIMED_OUT) throw new Error(`D1 did not answer within ${DIRECTORY_DEADLINE_MS} ms`)
+  return result
 }

@@ -5,6 +5,7 @@ import { NAME, NAME_RULE, ScheduleDefinitionError, type ScheduleState, STATES, v
 import * as core from "./core.ts"
 import { listStream } from "./directory.ts"
 import type { ScheduleEvent } from "./events.ts"
+import { AlarmRecorder } from "./recorder.ts"
 import { ok, type Reply, refuse } from "./reply.ts"
 import type { ScheduleRow } from "./row.ts"
 import { ScheduleStore } from "./store.ts"
@@ -13,6 +14,14 @@ import { type ScheduleView, viewOf } from "./view.ts"
 
 export const LIST_DEFAULT = 50
 export const LIST_MAX = 500
+
+/** What a nudge did: ticked (something was overdue) or only re-armed. */
+export interface NudgeReport {
+  ticked: boolean
+  alarm: number | null
+  delivered: number
+  error: string | null
+}
 
 /** Tests' injected clock; honoured only with the SLOTWISE_TEST_CLOCK binding (see injected()). */
 export interface ClockOverride {
@@ -31,7 +40,8 @@ export class ScheduleStream extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.store = new ScheduleStore(ctx.storage)
-    this.ticker = new Ticker(this.store, ctx.storage, env)
+    // The recorder reads this.env at each write, so a test may swap the stream's D1.
+    this.ticker = new Ticker(this.store, ctx.storage, env, new AlarmRecorder(this.store, () => this.env.DB))
     ctx.blockConcurrencyWhile(async () => {
       try {
         this.store.migrate()
@@ -59,7 +69,7 @@ export class ScheduleStream extends DurableObject<Env> {
       if (core.changed(upserted)) this.store.apply(upserted, now)
       return upserted
     })
-    await this.ticker.arm()
+    await this.ticker.arm(now)
     await this.listInDirectory(stream, now)
     return ok(viewOf(stream, transition.row as NonNullable<typeof transition.row>))
   }
@@ -129,6 +139,30 @@ export class ScheduleStream extends DurableObject<Env> {
     return this.ticker.tick(this.injected(at), this.refusal)
   }
 
+  /**
+   * The watchdog's call for a stream whose recorded alarm is long past: ticks now if something
+   * is overdue (the tick re-arms), otherwise re-arms the alarm from storage and rewrites the
+   * directory's entry, so a stale entry does not bring the watchdog back.
+   */
+  async nudge(stream: string, clock: ClockOverride = {}): Promise<Reply<NudgeReport>> {
+    const problem = this.check(stream)
+    if (problem) return problem
+    const now = this.injected(clock.now) ?? Date.now()
+    try {
+      // The directory named this object after the stream, so it is bound to it even when empty.
+      if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
+      const due = this.store.nextEligibleAt()
+      if (due !== undefined && due <= now) {
+        const report = await this.tick(clock.now)
+        return ok({ ticked: true, alarm: report.alarm, delivered: report.delivered, error: report.error ?? null })
+      }
+      return ok({ ticked: false, alarm: await this.ticker.arm(now, true), delivered: 0, error: null })
+    } catch (error) {
+      logLine("error", "schedule stream could not be nudged", { stream, error: describeError(error) })
+      return refuse("unavailable", describeError(error))
+    }
+  }
+
   private async transition(
     stream: string,
     id: string,
@@ -147,7 +181,7 @@ export class ScheduleStream extends DurableObject<Env> {
     if (!core.changed(transition) && transition.refused) {
       return refuse("conflict", `cannot do that: ${transition.refused}`)
     }
-    await this.ticker.arm()
+    await this.ticker.arm(now)
     return ok(viewOf(stream, transition.row))
   }
 

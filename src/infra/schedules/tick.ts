@@ -4,6 +4,7 @@ import { describeError, logLine } from "../log.ts"
 import type { Delivery } from "./consumer.ts"
 import * as core from "./core.ts"
 import { dispatch } from "./dispatch.ts"
+import type { AlarmRecorder } from "./recorder.ts"
 import type { ScheduleRow } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
 import { idempotencyKey } from "./view.ts"
@@ -53,6 +54,7 @@ export class Ticker {
     private readonly store: ScheduleStore,
     private readonly storage: DurableObjectStorage,
     private readonly env: Env,
+    private readonly recorder: AlarmRecorder,
   ) {}
 
   /** Never throws: a storage error is logged and arms one recovery alarm (1 s doubling to 60 s). */
@@ -101,14 +103,18 @@ export class Ticker {
     return report
   }
 
-  /** Sets the alarm to the smallest eligible_at, touching storage only when it changes. */
-  async arm(now = Date.now()): Promise<number | null> {
+  /**
+   * Sets the alarm to the smallest eligible_at, touching storage only when it changes, and
+   * records it in the D1 directory when it moved meaningfully (or always, with `rewrite`).
+   */
+  async arm(now = Date.now(), rewrite = false): Promise<number | null> {
     let next = this.store.nextEligibleAt() ?? null
     // With every dispatch slot taken, due rows wait for a slot; a late answer re-arms sooner.
     if (next !== null && this.inFlight >= BATCH_SIZE) next = Math.max(next, now + this.yieldAfterMs)
     const current = await this.storage.getAlarm()
     if (next === null && current !== null) await this.storage.deleteAlarm()
     else if (next !== null && current !== next) await this.storage.setAlarm(next)
+    await this.recorder.record(next, now, rewrite)
     return next
   }
 

@@ -1,0 +1,68 @@
+import { TIMED_OUT, within } from "../deadline.ts"
+import { MINUTE_MS } from "../duration.ts"
+import { Jobs } from "../jobs/index.ts"
+import { describeError } from "../log.ts"
+import { staleStreams } from "./directory.ts"
+import type { ScheduleStream } from "./stream.ts"
+
+/** At most this many streams are nudged per run: that many directory rows and RPCs a minute. */
+export const WATCHDOG_BATCH = 50
+/** A recorded alarm this far past means a lost alarm; above RECORD_SLACK_MS, so a healthy stream never looks stale. */
+export const STALE_AFTER_MS = 2 * MINUTE_MS
+/** How long the watchdog waits for one nudge; the stream goes on with it regardless. */
+export const NUDGE_DEADLINE_MS = 4_000
+/** Nudges in flight at once: the Workers limit on simultaneous outgoing connections. */
+export const NUDGE_CONCURRENCY = 6
+
+export interface WatchReport {
+  /** Streams found with a recorded alarm more than STALE_AFTER_MS before `now` (at most WATCHDOG_BATCH). */
+  stale: number
+  nudged: number
+  /** Streams whose nudge was refused, threw, got no answer in time or whose tick failed, with why. */
+  failed: Array<{ stream: string; error: string }>
+}
+
+type Nudgeable = Pick<ScheduleStream, "nudge">
+
+/**
+ * Finds at most WATCHDOG_BATCH streams whose recorded alarm is long past and nudges each, six
+ * at a time, each bounded in time. `now` is the slot; a stream honours it only under the test
+ * clock. Throws only when the directory cannot be read.
+ */
+export async function watch(env: Env, now: number, signal?: AbortSignal): Promise<WatchReport> {
+  const stale = await staleStreams(env.DB, now - STALE_AFTER_MS, WATCHDOG_BATCH)
+  const report: WatchReport = { stale: stale.length, nudged: 0, failed: [] }
+  let next = 0
+  const nudgeNext = async (): Promise<void> => {
+    for (let entry = stale[next++]; entry !== undefined && !signal?.aborted; entry = stale[next++]) {
+      const stream = entry.name
+      try {
+        const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(stream)) as unknown as Nudgeable
+        const reply = await within(stub.nudge(stream, { now }), NUDGE_DEADLINE_MS)
+        if (reply === TIMED_OUT) report.failed.push({ stream, error: `no answer within ${NUDGE_DEADLINE_MS} ms` })
+        else if (!reply.ok) report.failed.push({ stream, error: `${reply.error.code}: ${reply.error.message}` })
+        // The stream armed its recovery alarm, yet its tick failed: worth a look.
+        else if (reply.value.error !== null) report.failed.push({ stream, error: reply.value.error })
+        else report.nudged++
+      } catch (error) {
+        report.failed.push({ stream, error: describeError(error) })
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(NUDGE_CONCURRENCY, stale.length) }, nudgeNext))
+  return report
+}
+
+/** Re-arms streams whose alarm was lost (ADR 0202 keeps one alarm per stream; this notices when it is gone). */
+export const alarmWatchdog = Jobs.make({
+  name: "schedules.alarm-watchdog",
+  cron: "* * * * *",
+  exclusive: true,
+  // Worst case: the 5 s directory read, then 9 rounds of 6 nudges of at most 4 s each.
+  timeout: "50 seconds",
+  run: async (slot, ctx) => {
+    const report = await watch(ctx.env, slot.getTime(), ctx.signal)
+    const { stale, nudged, failed } = report
+    ctx.log[stale ? "warn" : "info"]("schedules.watchdog", { stale, nudged, failed: failed.length, failures: failed })
+  },
+})
