@@ -2,15 +2,7 @@ import { env } from "cloudflare:workers"
 import { beforeAll, describe, expect, it } from "vitest"
 import { app } from "../../src/app.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
-import {
-  dashboardMounted,
-  expectProblem,
-  objectIdOf,
-  objectIds,
-  putSchedule,
-  snapshot,
-  streamStorage,
-} from "./state.ts"
+import { expectProblem, objectIdOf, objectIds, putSchedule, snapshot, streamStorage } from "./state.ts"
 
 interface Route {
   method: string
@@ -96,6 +88,8 @@ describe("the admin route list", () => {
         .map((route) => `${route.method} ${route.path.slice("/admin".length).replace(/:(\w+)/g, "{$1}")}`),
     )
     served.delete("GET /openapi.json")
+    // `/admin/` only redirects to the dashboard shell, which is tested below.
+    served.delete("GET /")
     expect([...served].sort()).toEqual(documented.map(label).sort())
   })
 })
@@ -203,7 +197,7 @@ describe("reading", () => {
       `/admin/streams/${STREAM}/schedules/not-there`,
       ...gets.map(fill).map((path) => path.replace(STREAM, ghost)),
       "/admin/whatever",
-      ...(dashboardMounted ? ["/admin"] : []),
+      "/admin",
     ]
     const statuses: Record<string, number> = {}
     for (const path of paths) statuses[path] = (await adminFetch(path)).status
@@ -227,12 +221,8 @@ describe("reading", () => {
   })
 })
 
-/**
- * GET /admin is the dashboard's static shell (src/infra/admin/dashboard), mounted by the lead.
- * Until it is mounted these are skipped; expected: 200 text/html without the header when a
- * token is configured, 503 problem+json when none is, never the token, never a cookie.
- */
-describe.skipIf(!dashboardMounted)("GET /admin, the dashboard page", () => {
+/** GET /admin is the dashboard's static shell (src/infra/admin/dashboard): it asks for the token itself. */
+describe("GET /admin, the dashboard page", () => {
   const SECRET = "dashboard-secret-token-0123456789"
 
   it("answers 200 text/html without a token, holding no token and setting no cookie", async () => {
@@ -254,6 +244,12 @@ describe.skipIf(!dashboardMounted)("GET /admin, the dashboard page", () => {
       expect(res.headers.get("set-cookie")).toBeNull()
       await expectProblem(res, 503)
     }
+  })
+
+  it("is where /admin/ redirects", async () => {
+    const res = await adminFetch("/admin/", { token: null })
+    expect(res.status).toBe(308)
+    expect(new URL(res.headers.get("location") ?? "", "http://x").pathname).toBe("/admin")
   })
 
   it("opens nothing else: the API behind it still wants the token", async () => {

@@ -1,7 +1,6 @@
 import { listDurableObjectIds, runInDurableObject } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { expect } from "vitest"
-import { app } from "../../src/app.ts"
 import type { ScheduleView } from "../../src/infra/schedules/index.ts"
 import { adminFetch, json } from "../support/admin.ts"
 
@@ -64,11 +63,6 @@ export async function putSchedule(stream: string, id: string, body: Record<strin
   expect(res.status, await res.clone().text()).toBe(200)
   return (await json(res)).schedule as ScheduleView
 }
-
-/** True once the lead mounts the dashboard page at GET /admin; its tests wait for that. */
-export const dashboardMounted = app.routes.some(
-  (route) => route.method === "GET" && (route.path === "/admin" || route.path === "/admin/"),
-)
 
 const MINUTE = 60_000
 

@@ -7,13 +7,13 @@ const STATES = ["scheduled", "completed", "cancelled", "failed"] as const
 const Pager = ({ name, short }: { name: string; short?: boolean }) => (
   <>
     <button type="button" data-testid={`${name}-prev`} aria-label={`Previous page of ${name}`} disabled>
-      {short ? "‹ Previous" : "Previous page"}
+      {short ? "‹" : "Previous page"}
     </button>
     <span class="sub" data-testid={`${name}-page`}>
       page 1
     </span>
     <button type="button" data-testid={`${name}-next`} aria-label={`Next page of ${name}`} disabled>
-      {short ? "Next ›" : "Next page"}
+      {short ? "›" : "Next page"}
     </button>
   </>
 )
@@ -87,7 +87,7 @@ const Page = ({ nonce }: { nonce: string }) => (
               </button>
             </h2>
             <form class="toolbar" data-testid="stream-open">
-              <input data-testid="stream-input" placeholder="open stream by name" aria-label="Stream name" />
+              <input data-testid="stream-input" placeholder="open a stream…" aria-label="Stream name" />
             </form>
             <ul class="streams" data-testid="streams-list" />
             <div class="toolbar">

@@ -163,6 +163,7 @@ $("forget-token").addEventListener("click", () => {
   }
   Object.assign(streams, { cursors: [null], page: 0 })
   Object.assign(schedules, { stream: null, cursors: [null], page: 0, selected: null, gen: schedules.gen + 1 })
+  $("stream-input").value = ""
   $("schedules-panel").hidden = true
   $("events-panel").hidden = true
   say("", "info")

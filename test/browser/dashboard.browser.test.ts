@@ -1,0 +1,208 @@
+import { existsSync } from "node:fs"
+import { mkdir } from "node:fs/promises"
+import path from "node:path"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
+import { ROOT } from "../../scripts/dev/wrangler.ts"
+import { type AdminCall, adminClient } from "./admin.ts"
+import { BULK_SIZE, BULK_STREAM, DEAD_URL, FAILING_STREAM, STREAM, seed } from "./seed.ts"
+import { type LocalWorker, startWorker } from "./worker.ts"
+
+/** Debian's Chromium (apt-get install chromium); never a browser downloaded by playwright. */
+const CHROMIUM = process.env.SLOTWISE_CHROMIUM ?? "/usr/bin/chromium"
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+]
+const SCREENSHOT = path.join(ROOT, "docs/dashboard.png")
+const UI_TIMEOUT_MS = 15_000
+
+let worker: LocalWorker | undefined
+let browser: Browser | undefined
+let context: BrowserContext
+let page: Page
+let call: AdminCall
+const pageErrors: string[] = []
+
+const byTestId = (testid: string) => `[data-testid="${testid}"]`
+const jobRow = (name: string) => page.locator(`${byTestId("job-row")}[data-job="${name}"]`)
+const scheduleRow = (id: string) => page.locator(`${byTestId("schedule-row")}[data-id="${id}"]`)
+const status = () => page.locator(byTestId("status"))
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set SLOTWISE_CHROMIUM)`)
+  }
+  worker = await startWorker()
+  call = adminClient(worker)
+  await seed(call).catch((error: Error) => {
+    throw new Error(`${error.message}\n--- wrangler dev's latest output ---\n${worker?.log()}`)
+  })
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 })
+  // A timezone other than UTC, so the page's two renderings of each time differ.
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "Europe/Berlin" })
+  context.setDefaultTimeout(UI_TIMEOUT_MS)
+  page = await context.newPage()
+  // A script error in the page fails the test that caused it.
+  page.on("pageerror", (error) => pageErrors.push(error.message))
+  // A CSP refusal is a console error; the 401 and 409 answers the tests provoke are expected.
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      pageErrors.push(message.text())
+    }
+  })
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close().catch(() => {})
+  await worker?.stop()
+}, 60_000)
+
+describe("the admin dashboard", () => {
+  afterEach(() => {
+    expect(pageErrors.splice(0)).toEqual([])
+  })
+
+  test.each(["/admin", "/admin/"])("serves %s as a shell with no token and no cookie", async (path) => {
+    const res = await fetch(`${worker!.origin}${path}`)
+    const html = await res.text()
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/)
+    expect(res.headers.get("set-cookie")).toBeNull()
+    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'nonce-/)
+    expect(html).toMatch(/^<!doctype html>/)
+    expect(html).not.toContain(worker!.token)
+  })
+
+  test("asks for the token, and asks again after a 401", async () => {
+    await page.goto(`${worker!.origin}/admin`)
+    await page.locator(byTestId("token-form")).waitFor()
+    await page.fill(byTestId("token-input"), "not-the-token")
+    await page.click(byTestId("token-submit"))
+    await page.locator(byTestId("token-message"), { hasText: "401" }).waitFor()
+    expect(await page.locator(byTestId("app")).isHidden()).toBe(true)
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+
+    await page.fill(byTestId("token-input"), worker!.token)
+    await page.click(byTestId("token-submit"))
+    await page.locator(byTestId("app")).waitFor()
+    expect(await context.cookies()).toEqual([])
+  })
+
+  test("shows the declared jobs and runs one now", async () => {
+    await jobRow("billing.close-expired-trials").waitFor()
+    await jobRow("billing.roll-up-usage").waitFor()
+    expect(await jobRow("billing.close-expired-trials").textContent()).toContain("0 3 * * *")
+
+    page.once("dialog", (dialog) => void dialog.accept())
+    await jobRow("billing.roll-up-usage").locator(byTestId("job-run")).click()
+    await page.locator(`${byTestId("status")}[data-kind="ok"]`, { hasText: "Ran billing.roll-up-usage" }).waitFor()
+    expect(await status().textContent()).toMatch(/: ran in \d+ ms$/)
+  })
+
+  test("opens a stream and shows its schedules, times in UTC and local", async () => {
+    await page.locator(`${byTestId("stream-link")}[data-stream="${STREAM}"]`).click()
+    await scheduleRow("usage-webhook").waitFor()
+    expect(await page.locator(byTestId("schedule-row")).count()).toBe(5)
+    expect(await scheduleRow("welcome-report").locator(byTestId("schedule-state")).textContent()).toBe("completed")
+    const due = await scheduleRow("daily-digest").locator("time").first().textContent()
+    // 09:00 in Berlin is 08:00 UTC in winter, 07:00 in summer; the viewer (Berlin) sees 09:00.
+    expect(due).toMatch(/^\d{4}-\d\d-\d\d 0[78]:00:00 UTC · 09:00 local$/)
+  })
+
+  test("shows the retrying webhook's last error", async () => {
+    const { schedule } = await call<{ schedule: { lastError: string } }>(
+      "GET",
+      `/streams/${STREAM}/schedules/usage-webhook`,
+    )
+    const row = scheduleRow("usage-webhook")
+    expect(await row.locator(byTestId("schedule-state")).textContent()).toBe("scheduled")
+    await row.locator(byTestId("schedule-retrying")).waitFor()
+    expect(await row.locator(byTestId("schedule-error")).textContent()).toBe(schedule.lastError)
+    expect(schedule.lastError).toContain(`POST ${DEAD_URL} failed`)
+  })
+
+  test("cancels a schedule after confirming, and shows the outcome and its event", async () => {
+    let question = ""
+    page.once("dialog", (dialog) => {
+      question = dialog.message()
+      void dialog.accept()
+    })
+    await scheduleRow("daily-digest").locator(byTestId("schedule-cancel")).click()
+    await scheduleRow("daily-digest").locator(byTestId("schedule-state"), { hasText: "cancelled" }).waitFor()
+    expect(question).toContain("daily-digest")
+    await page
+      .locator(`${byTestId("status")}[data-kind="ok"]`, { hasText: "cancel daily-digest: now cancelled" })
+      .waitFor()
+    await page.locator(`${byTestId("event-row")}[data-type="schedule/cancelled"]`).waitFor()
+    expect(await page.locator(byTestId("events-name")).textContent()).toBe(`${STREAM} / daily-digest`)
+  })
+
+  test("a dismissed confirm does nothing; a refused action shows its problem detail", async () => {
+    page.once("dialog", (dialog) => void dialog.dismiss())
+    await scheduleRow("usage-report").locator(byTestId("schedule-cancel")).click()
+    expect(await scheduleRow("usage-report").locator(byTestId("schedule-state")).textContent()).toBe("scheduled")
+
+    page.once("dialog", (dialog) => void dialog.accept())
+    await scheduleRow("daily-digest").locator(byTestId("schedule-trigger")).click()
+    await page.locator(`${byTestId("status")}[data-kind="error"]`, { hasText: "409" }).waitFor()
+    expect(await status().textContent()).toContain("cancelled")
+  })
+
+  test("filters by state", async () => {
+    await page.selectOption(byTestId("state-filter"), "cancelled")
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="schedule-row"]').length === 1)
+    expect(await scheduleRow("daily-digest").count()).toBe(1)
+    await page.selectOption(byTestId("state-filter"), "")
+    await scheduleRow("usage-webhook").waitFor()
+  })
+
+  test("pages through a large stream by cursor", async () => {
+    await page.fill(byTestId("stream-input"), BULK_STREAM)
+    await page.press(byTestId("stream-input"), "Enter")
+    await scheduleRow("report-000").waitFor()
+    expect(await page.locator(byTestId("schedule-row")).count()).toBe(50)
+    await page.click(byTestId("schedules-next"))
+    await scheduleRow("report-050").waitFor()
+    expect(await page.locator(byTestId("schedule-row")).count()).toBe(BULK_SIZE - 50)
+    expect(await page.locator(byTestId("schedules-next")).isDisabled()).toBe(true)
+    await page.click(byTestId("schedules-prev"))
+    await scheduleRow("report-000").waitFor()
+  })
+
+  test("shows a schedule that ran out of attempts as failed", async () => {
+    await page.locator(`${byTestId("stream-link")}[data-stream="${FAILING_STREAM}"]`).click()
+    const row = scheduleRow("usage-webhook")
+    await row.locator(byTestId("schedule-state"), { hasText: "failed" }).waitFor()
+    expect(await row.locator(byTestId("schedule-error")).textContent()).toContain("127.0.0.1:9")
+  })
+
+  test("forgets the token, and what it fetched", async () => {
+    await page.click(byTestId("forget-token"))
+    await page.locator(byTestId("token-form")).waitFor()
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    expect(await page.locator(`${byTestId("job-row")}, ${byTestId("schedule-row")}`).count()).toBe(0)
+  })
+
+  // Only registered on request (npm run screenshot), so a normal run reports no skipped test.
+  if (process.env.SLOTWISE_SCREENSHOT === "1") {
+    test("screenshots the dashboard into docs/", async () => {
+      await page.fill(byTestId("token-input"), worker!.token)
+      await page.click(byTestId("token-submit"))
+      await page.locator(`${byTestId("stream-link")}[data-stream="${STREAM}"]`).click()
+      await scheduleRow("usage-webhook").locator(byTestId("schedule-events")).click()
+      await page
+        .locator(`${byTestId("event-row")}[data-type="schedule/failed"]`)
+        .first()
+        .waitFor()
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+      await page.mouse.move(0, 0)
+      await mkdir(path.dirname(SCREENSHOT), { recursive: true })
+      await page.screenshot({ path: SCREENSHOT })
+    })
+  }
+})
