@@ -34,6 +34,32 @@ describe("the pure core", () => {
     expect(core.claim(c?.row, { ...seen, attempts: 1 }, T + 60_999, "u", 60_000)).toBeUndefined()
   })
 
+  it("exhausts, never claims again, an occurrence whose last allowed attempt was lost with its lease", () => {
+    const once = (timing: ScheduleSpec["timing"]) =>
+      core.upsert(undefined, { ...spec(timing), maxAttempts: 1 }, T).row as ScheduleRow
+    for (const [row, expected] of [
+      [once({ kind: "at", atMs: T }), { state: "failed", occurrence: 1 }],
+      [once({ kind: "every", everyMs: 60_000 }), { state: "scheduled", occurrence: 2 }],
+    ] as const) {
+      const { row: held } = claimed(row, row.nextAt)
+      const afterLease = (held.claimUntil as number) + 1
+      const seen = { id: held.id, occurrence: held.occurrence, nextAt: held.nextAt, attempts: held.attempts }
+      // Still leased: neither claimed nor exhausted yet.
+      expect(core.expireLost(held, seen, afterLease - 2)).toBeUndefined()
+      expect(core.claim(held, seen, afterLease, "t2", 60_000)).toBeUndefined()
+      const lost = core.expireLost(held, seen, afterLease)
+      expect(lost?.row).toMatchObject({ ...expected, claimToken: null, claimUntil: null })
+      expect(lost?.events).toEqual([
+        expect.objectContaining({ type: "schedule/failed", data: expect.objectContaining({ attempts: 1 }) }),
+      ])
+    }
+    // With attempts left, a lost attempt is claimed again, not exhausted.
+    const { row: held } = claimed(created({ kind: "at", atMs: T }), T)
+    const seen = { id: "s", occurrence: 1, nextAt: T, attempts: 1 }
+    expect(core.expireLost(held, seen, T + 60_001)).toBeUndefined()
+    expect(core.claim(held, seen, T + 60_001, "t2", 60_000)?.claim.attempts).toBe(2)
+  })
+
   it("refuses to settle behind a broken fence: token, lease, occurrence, due time or state", () => {
     const row = created({ kind: "every", everyMs: 60_000 })
     const { row: held, claim } = claimed(row, row.nextAt)

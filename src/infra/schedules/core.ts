@@ -130,17 +130,17 @@ export interface Claim extends Selection {
   claimUntil: number
 }
 
+/** True when the selected row is still eligible and still the same occurrence, as the tick saw it. */
+const stillSelected = (row: ScheduleRow | undefined, seen: Selection, now: number): row is ScheduleRow =>
+  row?.state === "scheduled" &&
+  eligibleAt(row) <= now &&
+  row.occurrence === seen.occurrence &&
+  row.nextAt === seen.nextAt &&
+  row.attempts === seen.attempts
+
 /** Claims a selected row for one attempt, if it is still eligible and still the same occurrence. */
 export function claim(row: ScheduleRow | undefined, seen: Selection, now: number, token: string, leaseMs: number) {
-  if (
-    row?.state !== "scheduled" ||
-    eligibleAt(row) > now ||
-    row.occurrence !== seen.occurrence ||
-    row.nextAt !== seen.nextAt ||
-    row.attempts !== seen.attempts
-  ) {
-    return undefined
-  }
+  if (!stillSelected(row, seen, now) || attemptsSpent(row)) return undefined
   const claimed: ScheduleRow = {
     ...row,
     claimUntil: now + leaseMs,
@@ -151,6 +151,17 @@ export function claim(row: ScheduleRow | undefined, seen: Selection, now: number
   const ticket: Claim = { ...seen, attempts: claimed.attempts, token, claimUntil: now + leaseMs }
   return { row: claimed, claim: ticket }
 }
+
+/**
+ * A selected row whose last allowed attempt was claimed and lost (a crash, an eviction: no result
+ * before its lease ended) is exhausted as a failed last attempt would be, never claimed again.
+ */
+export function expireLost(row: ScheduleRow | undefined, seen: Selection, now: number): Change | undefined {
+  if (!stillSelected(row, seen, now) || !attemptsSpent(row)) return undefined
+  return exhaust(row, now, `attempt ${row.attempts} got no result before its lease ended`)
+}
+
+const attemptsSpent = (row: ScheduleRow) => row.maxAttempts !== null && row.attempts >= row.maxAttempts
 
 export type DeliveryResult =
   | { status: "delivered"; startedAt: number }
@@ -199,16 +210,25 @@ export function settle(row: ScheduleRow | undefined, claim: Claim, result: Deliv
     return { row: stopped, events: [failed({ terminal: true, reason })] }
   }
 
-  if (row.maxAttempts !== null && row.attempts >= row.maxAttempts) {
-    if (isRecurring(row)) {
-      const skipped = { ...advance(released, now), lastError: reason }
-      return { row: skipped, events: [failed({ skipped: true, reason, nextAt: skipped.nextAt })] }
-    }
-    const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason }
-    return { row: stopped, events: [failed({ terminal: true, exhausted: true, reason })] }
-  }
+  if (attemptsSpent(row)) return exhaust(row, now, reason)
   const retryAt = now + durableDelay(row.attempts)
   return { row: { ...released, retryAt, lastError: reason }, events: [failed({ retryAt, reason })] }
+}
+
+/** The occurrence used its maxAttempts: a recurring schedule skips to its next one, a one-shot fails. */
+function exhaust(row: ScheduleRow, now: number, reason: string): Change {
+  const released = { ...row, ...unclaimed, updatedAt: now }
+  const failed = (data: Record<string, unknown>): EventDraft => ({
+    type: "schedule/failed",
+    scheduleId: row.id,
+    data: { occurrence: row.occurrence, attempts: row.attempts, ...data },
+  })
+  if (isRecurring(row)) {
+    const skipped = { ...advance(released, now), lastError: reason }
+    return { row: skipped, events: [failed({ skipped: true, reason, nextAt: skipped.nextAt })] }
+  }
+  const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason }
+  return { row: stopped, events: [failed({ terminal: true, exhausted: true, reason })] }
 }
 
 /** Moves past the current occurrence: the next one on the cadence, or `completed` when there is none. */

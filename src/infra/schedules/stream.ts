@@ -8,7 +8,7 @@ import type { ScheduleEvent } from "./events.ts"
 import { AlarmRecorder } from "./recorder.ts"
 import { ok, type Reply, refuse } from "./reply.ts"
 import type { ScheduleRow } from "./row.ts"
-import { ScheduleStore } from "./store.ts"
+import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { Ticker, type TickReport } from "./tick.ts"
 import { type ScheduleView, viewOf } from "./view.ts"
 
@@ -43,13 +43,26 @@ export class ScheduleStream extends DurableObject<Env> {
     // The recorder reads this.env at each write, so a test may swap the stream's D1.
     this.ticker = new Ticker(this.store, ctx.storage, env, new AlarmRecorder(this.store, () => this.env.DB))
     ctx.blockConcurrencyWhile(async () => {
-      try {
-        this.store.migrate()
-      } catch (error) {
-        this.refusal = error as Error
-        logLine("error", "schedule stream refused its storage", { error: describeError(error) })
-      }
+      this.migrate()
     })
+  }
+
+  /** Brings storage up to date; a failure refuses calls until a later call's migration succeeds. */
+  private migrate(): Error | undefined {
+    try {
+      this.store.migrate()
+      this.refusal = undefined
+    } catch (error) {
+      this.refusal = error as Error
+      logLine("error", "schedule stream refused its storage", { error: describeError(error) })
+    }
+    return this.refusal
+  }
+
+  /** A newer schema refuses for good (until newer code is deployed); any other storage error is tried again. */
+  private ready(): Error | undefined {
+    if (this.refusal === undefined || this.refusal instanceof SchemaVersionError) return this.refusal
+    return this.migrate()
   }
 
   async upsert(stream: string, definition: unknown, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
@@ -69,7 +82,7 @@ export class ScheduleStream extends DurableObject<Env> {
       if (core.changed(upserted)) this.store.apply(upserted, now)
       return upserted
     })
-    await this.ticker.arm(now)
+    await this.ticker.rearm(now)
     await this.listInDirectory(stream, now)
     return ok(viewOf(stream, transition.row as NonNullable<typeof transition.row>))
   }
@@ -136,7 +149,7 @@ export class ScheduleStream extends DurableObject<Env> {
 
   /** Delivers what is due at `at` (default: now); see Ticker. Never throws. */
   tick(at?: number): Promise<TickReport> {
-    return this.ticker.tick(this.injected(at), this.refusal)
+    return this.ticker.tick(this.injected(at), this.ready())
   }
 
   /**
@@ -181,7 +194,7 @@ export class ScheduleStream extends DurableObject<Env> {
     if (!core.changed(transition) && transition.refused) {
       return refuse("conflict", `cannot do that: ${transition.refused}`)
     }
-    await this.ticker.arm(now)
+    await this.ticker.rearm(now)
     return ok(viewOf(stream, transition.row))
   }
 
@@ -191,7 +204,8 @@ export class ScheduleStream extends DurableObject<Env> {
   }
 
   private check(stream: string): Reply<never> | undefined {
-    if (this.refusal) return refuse("unavailable", this.refusal.message)
+    const refusal = this.ready()
+    if (refusal) return refuse("unavailable", refusal.message)
     if (!isName(stream)) return refuse("invalid", `stream ${NAME_RULE}`, "stream")
     const bound = this.store.meta("stream")
     if (bound !== undefined && bound !== stream)

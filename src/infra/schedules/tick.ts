@@ -48,6 +48,10 @@ export class Ticker {
   private recoveryMs = 0
   /** Deliveries dispatched and not yet settled, across ticks: never more than BATCH_SIZE. */
   private inFlight = 0
+  /** The stream's name, read once before any claim: nothing may fail between a claim and its dispatch. */
+  private stream: string | undefined
+  /** Arms run one after another, each reading storage at its own turn. */
+  private arming: Promise<unknown> = Promise.resolve()
   yieldAfterMs = YIELD_AFTER_MS
 
   constructor(
@@ -79,12 +83,15 @@ export class Ticker {
     }
     try {
       if (refusal) throw refusal
+      this.stream ??= this.store.meta("stream") ?? ""
+      const stream = this.stream
       const { claims, error: claimError } = this.claimDue(report.now, BATCH_SIZE - this.inFlight)
       report.claimed = claims.length
-      const stream = claims.length ? (this.store.meta("stream") ?? "") : ""
-      const settling = Promise.all(claims.map((claimed) => this.deliverAndSettle(stream, claimed, clock, report)))
+      const late = { yielded: false }
+      const settling = Promise.all(claims.map((claimed) => this.deliverAndSettle(stream, claimed, clock, report, late)))
       const errors = await within(settling, this.yieldAfterMs)
       if (errors === TIMED_OUT) {
+        late.yielded = true
         report.inFlight = claims.length - report.delivered - report.retried - report.failed - report.stale
         void settling.then((late) => this.afterSettling(claimError ?? late.find(Boolean), clock))
         if (claimError) throw claimError
@@ -108,13 +115,26 @@ export class Ticker {
    * records it in the D1 directory when it moved meaningfully (or always, with `rewrite`).
    */
   async arm(now = Date.now(), rewrite = false): Promise<number | null> {
+    const armed = this.arming.then(() => this.setAlarm(now))
+    this.arming = armed.catch(() => undefined)
+    const next = await armed
+    await this.recorder.record(next, now, rewrite)
+    return next
+  }
+
+  /** arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. */
+  rearm(now = Date.now()): Promise<number | null> {
+    return this.arm(now).catch((error) => this.recover(error, now))
+  }
+
+  private async setAlarm(now: number): Promise<number | null> {
+    const current = await this.storage.getAlarm()
+    // Read after the await, so a settlement that landed meanwhile is seen.
     let next = this.store.nextEligibleAt() ?? null
     // With every dispatch slot taken, due rows wait for a slot; a late answer re-arms sooner.
     if (next !== null && this.inFlight >= BATCH_SIZE) next = Math.max(next, now + this.yieldAfterMs)
-    const current = await this.storage.getAlarm()
     if (next === null && current !== null) await this.storage.deleteAlarm()
     else if (next !== null && current !== next) await this.storage.setAlarm(next)
-    await this.recorder.record(next, now, rewrite)
     return next
   }
 
@@ -129,6 +149,11 @@ export class Ticker {
       for (const seen of this.store.selectDue(now, room)) {
         const claimed = this.store.transaction(() => {
           const row = this.store.get(seen.id)
+          const lost = core.expireLost(row, seen, now)
+          if (lost) {
+            this.store.apply(lost, now)
+            return undefined
+          }
           const leaseMs = row ? (consumers.get(row.consumer)?.leaseMs ?? UNDECLARED_CONSUMER_LEASE_MS) : 0
           const c = core.claim(row, seen, now, crypto.randomUUID(), leaseMs)
           if (c) this.store.put(c.row)
@@ -145,20 +170,32 @@ export class Ticker {
     }
   }
 
-  /** Delivers one claimed row and settles it; answers the storage error, if any, instead of throwing. */
+  /**
+   * Delivers one claimed row and settles it; answers the storage error, if any, instead of
+   * throwing. A result that lands after its tick yielded re-arms the alarm itself.
+   */
   private async deliverAndSettle(
     stream: string,
     { row, claim }: Claimed,
     clock: () => number,
     report: TickReport,
+    late: { yielded: boolean },
   ): Promise<unknown> {
-    const result = await this.deliver(stream, row, clock()).finally(() => this.inFlight--)
+    let result: core.DeliveryResult
+    try {
+      result = await this.deliver(stream, row, clock())
+    } catch (error) {
+      result = { status: "retry", reason: `the delivery could not start: ${describeError(error)}` }
+    } finally {
+      this.inFlight--
+    }
     try {
       const transition = this.settle(stream, claim, result, clock())
       if (!core.changed(transition)) report.stale++
       else if (result.status === "delivered") report.delivered++
       else if (transition.row?.state === "failed") report.failed++
       else report.retried++
+      if (late.yielded) await this.rearm(clock())
       return undefined
     } catch (error) {
       return error

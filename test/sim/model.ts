@@ -1,0 +1,112 @@
+import type { Seen } from "../support/consumers.ts"
+import { KNOWN } from "./known.ts"
+import type { Row } from "./rows.ts"
+import type { Answer, Behaviour } from "./steps.ts"
+
+export interface Violation {
+  /** A stable name: the shrinker keeps a candidate only if it breaks the same rule. */
+  rule: string
+  message: string
+}
+
+/** One claim made by a tick, followed from its dispatch to its settlement. */
+export interface Attempt {
+  token: string
+  id: string
+  occurrence: number
+  nextAt: number
+  attempts: number
+  claimUntil: number
+  /** The object generation that claimed it; an eviction ends a generation. */
+  epoch: number
+  behaviour: Behaviour
+  /** The fake wall time at which the consumer's deadline fires. */
+  deadline: number
+  seen?: Seen
+  parked?: { answer: (value?: unknown) => void; fail: (error: unknown) => void }
+  answered?: Answer
+  /** answered before its deadline, so the dispatch took that answer */
+  answeredInTime?: boolean
+  status: "in-flight" | "settled" | "settle-failed" | "lost"
+  result?: string
+}
+
+export interface Counters {
+  steps: number
+  deliveries: number
+  fired: number
+  retries: number
+  terminal: number
+  skipped: number
+  stale: number
+  cancelled: number
+  lostLeases: number
+  lateAnswers: number
+  evictions: number
+  faults: number
+  recoveries: number
+  idleTicks: number
+}
+
+/** What the oracle believes about a run, beyond what storage says. */
+export class Model {
+  readonly violations: Violation[] = []
+  /** Every claim of the run, by token. */
+  readonly attempts = new Map<string, Attempt>()
+  /** Claims of the live generation whose dispatch has not answered: they take a tick's room (BATCH_SIZE). */
+  readonly inFlight = new Set<Attempt>()
+  /** "wait" deliveries of the live generation not yet answered, oldest first (answered late or in time). */
+  readonly parked = new Set<Attempt>()
+  /** Cancelled or terminally failed, and not resumed or upserted since. */
+  readonly stopped = new Set<string>()
+  /** Occurrences that became due on a live schedule and were not yet delivered, skipped or stopped. */
+  readonly owed = new Map<string, number>()
+  /** While draining: occurrences due after this are not owed (recurring ones never end). */
+  horizon = Number.POSITIVE_INFINITY
+  rows = new Map<string, Row>()
+  lastSeq = 0
+  /** The last alarm write, and whether recover() made it. */
+  alarmWrite: { value: number | null; recovery: boolean } | undefined
+  /** Rows written by a settlement whose tick had yielded, and when (a mark), since an arm() read them. */
+  readonly lateSettled = new Map<string, number>()
+  /** The mark of a call that committed and then threw before it armed, until an arm() reads after it. */
+  staleArm: number | undefined
+  private marks = 0
+
+  /** A point in the run's order of effects. */
+  mark(): number {
+    return ++this.marks
+  }
+
+  /** An arm() that read storage at `mark` has accounted for everything written before it. */
+  armed(mark: number): void {
+    for (const [id, at] of this.lateSettled) if (at < mark) this.lateSettled.delete(id)
+    if (this.staleArm !== undefined && this.staleArm < mark) this.staleArm = undefined
+  }
+  readonly counters: Counters = {
+    steps: 0,
+    deliveries: 0,
+    fired: 0,
+    retries: 0,
+    terminal: 0,
+    skipped: 0,
+    stale: 0,
+    cancelled: 0,
+    lostLeases: 0,
+    lateAnswers: 0,
+    evictions: 0,
+    faults: 0,
+    recoveries: 0,
+    idleTicks: 0,
+  }
+
+  /** Rules broken but known (KNOWN), counted instead of failing the run. */
+  readonly known: Record<string, number> = {}
+
+  constructor(private readonly tolerate: readonly string[] = Object.keys(KNOWN)) {}
+
+  fail(rule: string, message: string): void {
+    if (this.tolerate.includes(rule)) this.known[rule] = (this.known[rule] ?? 0) + 1
+    else this.violations.push({ rule, message })
+  }
+}

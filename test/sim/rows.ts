@@ -1,0 +1,63 @@
+import { parseCron } from "../../src/infra/cron.ts"
+
+/** A schedules row as SQLite holds it. */
+export interface Row {
+  id: string
+  consumer: string
+  kind: "at" | "after" | "every" | "cron"
+  at_ms: number | null
+  interval_ms: number | null
+  cron: string | null
+  timezone: string | null
+  payload: string
+  max_attempts: number | null
+  state: "scheduled" | "completed" | "cancelled" | "failed"
+  occurrence: number
+  next_at: number
+  cadence_at: number
+  retry_at: number | null
+  claim_until: number | null
+  claim_token: string | null
+  attempts: number
+  last_error: string | null
+  created_at: number
+  updated_at: number
+  eligible_at: number
+}
+
+export interface Event {
+  seq: number
+  at: number
+  schedule_id: string
+  type: string
+  data: Record<string, unknown>
+}
+
+/** ADR 0202's pacing, restated: 1 s doubling per attempt, capped at 60 s, no jitter. */
+export const backoffMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** (attempts - 1))
+
+export const eligibleOf = (row: Pick<Row, "next_at" | "retry_at" | "claim_until">) =>
+  Math.max(row.next_at, row.retry_at ?? 0, row.claim_until ?? 0)
+
+export const keyOf = (stream: string, id: string, occurrence: number) => `schedule:${stream}/${id}:${occurrence}`
+
+export const isRecurring = (row: Pick<Row, "kind">) => row.kind === "every" || row.kind === "cron"
+
+export const sameRow = (a: Row | undefined, b: Row | undefined) => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * Why `next` is not the occurrence after `row`'s on its cadence, seen at `now`; undefined when it is.
+ * The next one is the first cadence point strictly after both now and the current one.
+ */
+export function cadenceProblem(row: Row, now: number, next: number): string | undefined {
+  const from = Math.max(now, row.cadence_at)
+  if (!(next > from)) return `next_at ${next} is not after ${from}`
+  if (row.kind === "every") {
+    const interval = row.interval_ms as number
+    if ((next - row.cadence_at) % interval !== 0) return `next_at ${next} is off the ${interval} ms cadence`
+    if (next - interval > from) return `next_at ${next} skips the slot at ${next - interval}`
+    return undefined
+  }
+  const expected = parseCron(row.cron as string, row.timezone as string).nextAfter(from)
+  return expected === next ? undefined : `next_at ${next} is not the cron's next time ${expected}`
+}

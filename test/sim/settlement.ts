@@ -1,0 +1,168 @@
+import type { Claim, DeliveryResult } from "../../src/infra/schedules/core.ts"
+import type { Attempt, Model } from "./model.ts"
+import { backoffMs, cadenceProblem, type Event, isRecurring, type Row, sameRow } from "./rows.ts"
+
+/** One call of the ticker's settle, as the oracle saw it from outside the transaction. */
+export interface Settlement {
+  attempt: Attempt | undefined
+  epoch: number
+  claim: Claim
+  result: DeliveryResult
+  /** The settlement's clock (the tick's injected time plus the wall time since). */
+  now: number
+  /** Fake wall time when it settled. */
+  wall: number
+  before: Row | undefined
+  after: Row | undefined
+  events: Event[]
+  wrote: boolean
+  threw: boolean
+}
+
+const show = (value: unknown) => JSON.stringify(value)
+
+/** The result a consumer's behaviour must come back as, through dispatch's deadline. */
+function expectedStatus(attempt: Attempt, wall: number): { status: DeliveryResult["status"]; deadline: boolean } {
+  const timedOut = { status: "retry" as const, deadline: true }
+  switch (attempt.behaviour) {
+    case "ok":
+      return { status: "delivered", deadline: false }
+    case "retry":
+    case "throw":
+      return { status: "retry", deadline: false }
+    case "terminal":
+      return { status: "terminal", deadline: false }
+    case "hang":
+      return timedOut
+    case "wait": {
+      if (!attempt.answeredInTime || attempt.answered === undefined || wall >= attempt.deadline) return timedOut
+      const answer = attempt.answered
+      return { status: answer === "ok" ? "delivered" : answer === "terminal" ? "terminal" : "retry", deadline: false }
+    }
+  }
+}
+
+/** Checks one settlement: the fence, then the row and events each kind of result must leave. */
+export function checkSettlement(s: Settlement, currentEpoch: number, model: Model): void {
+  const fail = (rule: string, message: string) =>
+    model.fail(rule, `${s.claim.id} occurrence ${s.claim.occurrence} attempt ${s.claim.attempts}: ${message}`)
+  const { attempt, claim, result, now, before, after, events } = s
+
+  if (!attempt) {
+    fail("unknown-claim", `settled a claim no tick made (token ${claim.token})`)
+    return
+  }
+  if (s.epoch !== currentEpoch) fail("dead-generation", `a generation that was evicted settled its result`)
+  if (attempt.status !== "in-flight") fail("settled-twice", `settled again after ${attempt.status}`)
+  const expected = expectedStatus(attempt, s.wall)
+  const reason = result.status === "delivered" ? "" : result.reason
+  if (result.status !== expected.status || expected.deadline !== reason.startsWith("deadline")) {
+    fail("consumer-outcome", `a "${attempt.behaviour}" delivery came back as ${show(result)}`)
+  }
+  if (expected.deadline && s.wall < attempt.deadline) fail("deadline", `timed out before its deadline`)
+  attempt.status = s.threw ? "settle-failed" : "settled"
+  attempt.result = result.status
+
+  const fence =
+    before !== undefined &&
+    before.state === "scheduled" &&
+    before.claim_token === claim.token &&
+    before.claim_until !== null &&
+    before.claim_until > now &&
+    before.occurrence === claim.occurrence &&
+    before.next_at === claim.nextAt
+  if (s.threw) {
+    if (!sameRow(before, after) || events.length) fail("rollback", `a failed settlement left writes behind`)
+    return
+  }
+  if (!fence) {
+    model.counters.stale++
+    if (s.wrote || !sameRow(before, after) || events.length) {
+      fail(
+        "fence",
+        `a stale result was written (now ${now}; stored row ${show(before)}; claim ${show(claim)}; events ${show(events)})`,
+      )
+    }
+    return
+  }
+  if (!s.wrote || !before || !after) {
+    fail("fence", `a result the fence admits was not written`)
+    return
+  }
+
+  for (const event of events) {
+    if (event.schedule_id !== claim.id || event.at !== now) fail("settle-event", `stray event ${show(event)}`)
+  }
+  const cleared = after.claim_token === null && after.claim_until === null && after.retry_at === null
+  const [first, second] = events
+  const advanced = () => {
+    if (isRecurring(before)) {
+      const problem = cadenceProblem(before, now, after.next_at)
+      if (problem) fail("cadence", problem)
+      if (
+        after.state !== "scheduled" ||
+        after.occurrence !== before.occurrence + 1 ||
+        after.cadence_at !== after.next_at
+      )
+        fail("advance", `recurring row did not move to the next occurrence: ${show(after)}`)
+    } else if (after.state !== "completed" || after.occurrence !== before.occurrence) {
+      fail("advance", `one-shot did not complete: ${show(after)}`)
+    }
+    if (!cleared || after.attempts !== 0) fail("advance", `retry state not cleared: ${show(after)}`)
+  }
+
+  if (result.status === "delivered") {
+    model.counters.fired++
+    const lateByMs = Math.max(0, result.startedAt - before.next_at)
+    const fired = { occurrence: claim.occurrence, attempt: claim.attempts, lateByMs, nextAt: after.next_at }
+    if (first?.type !== "schedule/fired" || Object.entries(fired).some(([k, v]) => first.data[k] !== v)) {
+      fail("settle-delivered", `expected fired ${show(fired)}, got ${show(events)}`)
+    }
+    const late = lateByMs > 1_000
+    if (events.length !== (late ? 2 : 1) || (late && second?.type !== "schedule/late")) {
+      fail("settle-delivered", `late by ${lateByMs} ms, events ${show(events.map((e) => e.type))}`)
+    }
+    if (after.last_error !== null) fail("advance", `last_error kept after a delivery`)
+    advanced()
+    return
+  }
+
+  if (events.length !== 1 || first?.type !== "schedule/failed") {
+    fail("settle-failed", `expected one schedule/failed, got ${show(events)}`)
+    return
+  }
+  const data = first.data
+  if (data.occurrence !== claim.occurrence || data.attempts !== before.attempts || data.reason !== after.last_error) {
+    fail("settle-failed", `failed event ${show(data)} does not match row ${show(after)}`)
+  }
+  const exhausted = before.max_attempts !== null && before.attempts >= before.max_attempts
+  if (result.status === "terminal" || (exhausted && !isRecurring(before))) {
+    model.counters.terminal++
+    if (data.terminal !== true || "retryAt" in data) fail("settle-terminal", `event ${show(data)}`)
+    if (after.state !== "failed" || !cleared || after.occurrence !== before.occurrence)
+      fail("settle-terminal", `row not failed in place: ${show(after)}`)
+    return
+  }
+  if (exhausted) {
+    model.counters.skipped++
+    if (data.skipped !== true || data.nextAt !== after.next_at || "retryAt" in data)
+      fail("settle-skip", `skip event ${show(data)}`)
+    advanced()
+    return
+  }
+  model.counters.retries++
+  const retryAt = now + backoffMs(before.attempts)
+  if (data.retryAt !== retryAt || after.retry_at !== retryAt) {
+    fail("backoff", `attempt ${before.attempts} failing at ${now} must retry at ${retryAt}, got ${show(data)}`)
+  }
+  if (
+    after.state !== "scheduled" ||
+    after.next_at !== before.next_at ||
+    after.occurrence !== before.occurrence ||
+    after.attempts !== before.attempts ||
+    after.claim_token !== null ||
+    after.claim_until !== null
+  ) {
+    fail("settle-retry", `a retry must keep the occurrence and due time and drop the claim: ${show(after)}`)
+  }
+}

@@ -1,0 +1,454 @@
+import { env } from "cloudflare:test"
+import { vi } from "vitest"
+import type { Claim, DeliveryResult, Transition } from "../../src/infra/schedules/core.ts"
+import { ScheduleStream } from "../../src/infra/schedules/index.ts"
+import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
+import { Schedules } from "../../src/infra/schedules/schedules.ts"
+import { consumers, resetConsumers, script, seen, waiting } from "../support/consumers.ts"
+import { T0 } from "../support/streams.ts"
+import { hookStream, type StreamInternals } from "./hooks.ts"
+import { checkStep, type StepRecord, type TickRecord } from "./invariants.ts"
+import { type Attempt, Model } from "./model.ts"
+import { checkOperation, type OperationStep } from "./operations.ts"
+import type { Event, Row } from "./rows.ts"
+import { checkSettlement, type Settlement } from "./settlement.ts"
+import type { Behaviour, Id, Step } from "./steps.ts"
+import { type Fault, injectFaults, watchAlarm } from "./storage.ts"
+import { traceLine } from "./trace.ts"
+
+/** A yielded tick returns after this much (fake) wall time; consumer deadlines stay 300 ms and 30 s. */
+export const YIELD_MS = 100
+/** The fake wall clock starts here; only differences of it matter. */
+const WALL_START = 1_000_000_000_000
+/** While draining, how long past its row's eligible_at an owed occurrence may take to be delivered. */
+const DRAIN_SLACK_MS = 5 * 60_000
+/** The injected clock never goes below this, so no real alarm ever fires during a run. */
+const EARLIEST = T0 - 7 * 86_400_000
+/** Taken before any run fakes the timers: a real pause, when continuations wait on real I/O. */
+const realSetTimeout = globalThis.setTimeout
+
+const answers = { retry: () => Schedules.retry("sim retry"), terminal: () => Schedules.terminal("sim terminal") }
+
+export interface WorldOptions {
+  /** Called with one line per step (the step, then the clock, rows, events and alarm after it). */
+  trace?: (line: string) => void
+  /** Rules counted rather than failed (default: KNOWN). */
+  tolerate?: readonly string[]
+  /** Breaks the stream on purpose, to prove the oracle notices: "fence" lets stale results settle. */
+  sabotage?: "fence"
+}
+
+/**
+ * One stream under simulation, driven from inside its Durable Object: the injected clock,
+ * a fake wall clock for deadlines, SQL faults, evictions, and the oracle's view of storage.
+ */
+export class World {
+  readonly model: Model
+  now = T0
+  private epoch = 0
+  private stream: StreamInternals
+  /** The unwrapped exec: the oracle's own reads never count towards, or hit, a fault. */
+  private readonly raw: SqlStorage["exec"]
+  private readonly fault: Fault = { at: undefined, calls: 0, fired: false }
+  private readonly pending = new Set<Promise<unknown>>()
+  private readonly undo: Array<() => void> = []
+  private recovering: { now: number; before: number; after: () => number } | undefined
+  private behave: Partial<Record<Id, Behaviour>> = {}
+  private settlements: Settlement[] = []
+  private claimed: Attempt[] = []
+  /** The claim being settled, for the "fence" sabotage. */
+  private forging: Claim | undefined
+  /** The tick of this step reached its claims. */
+  private claiming = false
+
+  constructor(
+    readonly name: string,
+    private readonly state: DurableObjectState,
+    first: ScheduleStream,
+    private readonly options: WorldOptions = {},
+  ) {
+    this.model = new Model(options.tolerate)
+    this.stream = first as unknown as StreamInternals
+    this.raw = state.storage.sql.exec.bind(state.storage.sql)
+  }
+
+  install(): void {
+    resetConsumers()
+    vi.useFakeTimers({ now: WALL_START, toFake: ["setTimeout", "clearTimeout", "Date"] })
+    this.undo.push(() => vi.useRealTimers())
+    for (const method of ["log", "info", "warn", "error"] as const) {
+      const spy = vi.spyOn(console, method).mockImplementation(() => {})
+      this.undo.push(() => spy.mockRestore())
+    }
+    this.undo.push(
+      injectFaults(this.state.storage.sql, this.fault),
+      watchAlarm(this.state.storage, (value) => this.alarmWritten(value)),
+    )
+    // Listed in the D1 directory already: the simulation stays inside the object.
+    this.raw(
+      "INSERT INTO meta (key, value) VALUES ('stream', ?), ('listed', '1') ON CONFLICT DO NOTHING",
+      this.name,
+    ).toArray()
+    this.instrument(this.stream, 0)
+    this.model.rows = this.rows()
+  }
+
+  dispose(): void {
+    for (const undo of this.undo.reverse()) undo()
+    script.clear()
+  }
+
+  /** Runs one step, then checks every invariant against storage. */
+  async run(step: Step): Promise<void> {
+    const model = this.model
+    const pre = model.rows
+    const inFlightBefore = [...model.inFlight]
+    this.settlements = []
+    this.claimed = []
+    this.fault.at = step.fault
+    this.fault.calls = 0
+    this.fault.fired = false
+    let tick: TickRecord | undefined
+    const due: Attempt[] = []
+    try {
+      if (step.op === "tick") tick = await this.tick(step, inFlightBefore.length)
+      else if (step.op === "clock") this.now = Math.max(EARLIEST, this.now + step.ms)
+      else if (step.op === "answer") await this.answer(step, due)
+      else if (step.op === "elapse") await this.elapse(step.ms)
+      else if (step.op === "evict") await this.evict()
+      else await this.operate(step, pre)
+    } catch (error) {
+      model.fail("harness", `${step.op} threw ${error instanceof Error ? error.stack : String(error)}`)
+    } finally {
+      this.fault.at = undefined
+    }
+    if (this.fault.fired) model.counters.faults++
+    model.counters.steps++
+    const wall = Date.now()
+    for (const attempt of [...inFlightBefore, ...this.claimed])
+      if (attempt.epoch === this.epoch && wall >= attempt.deadline) due.push(attempt)
+    const post = this.rows()
+    const events = this.eventsAfter(model.lastSeq)
+    const record: StepRecord = {
+      step,
+      stream: this.name,
+      now: this.now,
+      pre,
+      post,
+      events,
+      alarm: await this.state.storage.getAlarm(),
+      settlements: this.settlements,
+      due,
+      faultFired: this.fault.fired,
+      refusing: this.refusing(),
+      inFlight: model.inFlight.size,
+    }
+    if (tick) record.tick = tick
+    checkStep(record, model)
+    model.rows = post
+    model.lastSeq = events.at(-1)?.seq ?? model.lastSeq
+    this.options.trace?.(traceLine(step, record))
+  }
+
+  /**
+   * Answers every parked delivery, lets every deadline pass, then follows the alarm: each occurrence
+   * owed must be delivered within DRAIN_SLACK_MS of when its row is next eligible.
+   */
+  async drain(): Promise<void> {
+    const model = this.model
+    model.horizon = this.now
+    // A generation still refusing (a newer schema) is replaced, as a deploy of newer code would.
+    if (this.refusing()) await this.run({ op: "evict" })
+    while (model.parked.size > 0 && model.violations.length === 0)
+      await this.run({ op: "answer", pick: 0, answer: "ok" })
+    await this.run({ op: "elapse", ms: 30_001 })
+    const owedRows = () => [...model.owed.keys()].map((id) => model.rows.get(id)?.eligible_at ?? this.now)
+    const limit = Math.max(this.now, ...owedRows()) + DRAIN_SLACK_MS
+    for (let ticks = 0; model.owed.size > 0 && model.violations.length === 0 && this.now <= limit; ticks++) {
+      if (ticks === 20_000) break
+      await this.run({ op: "tick", alarm: true, behave: {} })
+    }
+    if (model.owed.size > 0 && model.violations.length === 0) {
+      const owed = [...model.owed].map(([id, occurrence]) => `${id} occurrence ${occurrence}`)
+      model.fail(
+        "liveness",
+        `following the alarm to ${this.now}, still undelivered: ${owed.join(", ")} (alarm ${await this.state.storage.getAlarm()}, rows ${JSON.stringify([...this.rows().values()])})`,
+      )
+    }
+  }
+
+  private refusing(): boolean {
+    return this.stream.refusal !== undefined
+  }
+
+  private async operate(step: OperationStep, pre: Map<string, Row>): Promise<void> {
+    const clock = { now: this.now }
+    let reply: Awaited<ReturnType<ScheduleStream["upsert"]>> | undefined
+    try {
+      if (step.op === "upsert") {
+        const t = step.timing
+        const timing = "at" in t ? { at: this.now + t.at } : t
+        const definition = { id: step.id, consumer: step.consumer, payload: step.payload, ...timing }
+        reply = await this.stream.upsert(
+          this.name,
+          step.maxAttempts === undefined ? definition : { ...definition, maxAttempts: step.maxAttempts },
+          clock,
+        )
+      } else {
+        reply = await this.stream[step.op](this.name, step.id, clock)
+      }
+    } catch (error) {
+      if (!this.fault.fired) throw error
+    }
+    const events = this.eventsAfter(this.model.lastSeq)
+    const operation = {
+      step,
+      now: this.now,
+      before: pre.get(step.id),
+      after: this.rows().get(step.id),
+      events,
+      reply,
+      refusing: this.refusing(),
+    }
+    if (
+      reply === undefined &&
+      (events.length > 0 || JSON.stringify(operation.before) !== JSON.stringify(operation.after))
+    )
+      this.model.staleArm = this.model.mark()
+    checkOperation(operation, this.model)
+  }
+
+  private async tick(step: Extract<Step, { op: "tick" }>, inFlightBefore: number): Promise<TickRecord> {
+    if (step.alarm) {
+      const alarm = await this.state.storage.getAlarm()
+      const scheduled = [...this.model.rows.values()].filter((row) => row.state === "scheduled")
+      const next = Math.min(...scheduled.map((row) => row.eligible_at))
+      const write = this.model.alarmWrite
+      const recovery = write?.recovery === true && write.value === alarm
+      // An alarm later than the smallest eligible_at already broke a rule (a tolerated one): go by the rows.
+      const at = alarm === null || (alarm > next && !recovery) ? next : alarm
+      if (Number.isFinite(at) && at > this.now) this.now = at
+    }
+    script.clear()
+    this.behave = step.behave
+    for (const [id, behaviour] of Object.entries(step.behave)) script.set(id, [behaviour])
+    const from = { seen: seen.length, waiting: waiting.length }
+    const at = this.now
+    let settled = false
+    this.claiming = false
+    const ticking = this.stream.tick(at).finally(() => {
+      settled = true
+    })
+    const deliveries = () => seen.slice(from.seen)
+    // Consumers are called in claim order; "wait" ones park in that order too.
+    const link = () => {
+      const parked = waiting.slice(from.waiting)
+      let waits = 0
+      this.claimed.forEach((attempt, i) => {
+        attempt.seen = deliveries()[i]
+        if (attempt.behaviour !== "wait" || !attempt.seen) return
+        const entry = parked[waits++]
+        if (entry && !attempt.parked) {
+          attempt.parked = entry
+          this.model.parked.add(attempt)
+        }
+      })
+    }
+    const out = (a: Attempt) =>
+      a.seen !== undefined && (a.status !== "in-flight" || a.behaviour === "wait" || a.behaviour === "hang")
+    await this.waitFor(() => {
+      link()
+      return settled || (this.claiming && this.claimed.every(out))
+    }, "the tick's deliveries to answer or park")
+    // Deliveries still out: the tick yields after YIELD_MS of wall time, as it would after 30 s.
+    if (!settled && this.claimed.some((attempt) => attempt.status === "in-flight")) vi.advanceTimersByTime(YIELD_MS)
+    const report = await ticking
+    link()
+    await this.waitFor(() => this.deadlinesKept(), "deliveries past their deadline to settle")
+    script.clear()
+    this.behave = {}
+    return { at, report, claimed: this.claimed, deliveries: deliveries(), inFlightBefore }
+  }
+
+  private async answer(step: Extract<Step, { op: "answer" }>, due: Attempt[]): Promise<void> {
+    const parked = [...this.model.parked]
+    if (parked.length === 0) return
+    const attempt = parked[step.pick % parked.length] as Attempt
+    this.model.parked.delete(attempt)
+    attempt.answered = step.answer
+    attempt.answeredInTime = attempt.status === "in-flight"
+    if (attempt.answeredInTime) due.push(attempt)
+    else this.model.counters.lateAnswers++
+    const entry = attempt.parked as NonNullable<Attempt["parked"]>
+    if (step.answer === "ok") entry.answer(undefined)
+    else if (step.answer === "throw") entry.fail(new Error("sim throw"))
+    else entry.answer(answers[step.answer]())
+    await this.waitFor(() => attempt.status !== "in-flight", "the answer to settle")
+  }
+
+  private async elapse(ms: number): Promise<void> {
+    vi.advanceTimersByTime(ms)
+    await this.waitFor(() => this.deadlinesKept(), "deliveries past their deadline to settle")
+  }
+
+  /** The object loses its memory: its timers and in-flight deliveries die with it. */
+  private async evict(): Promise<void> {
+    vi.clearAllTimers()
+    for (const attempt of this.model.inFlight) attempt.status = "lost"
+    this.model.counters.lostLeases += this.model.inFlight.size
+    this.model.inFlight.clear()
+    this.model.parked.clear()
+    this.pending.clear()
+    this.epoch++
+    this.model.counters.evictions++
+    const fresh = new ScheduleStream(this.state, env) as unknown as StreamInternals
+    // The constructor migrates inside blockConcurrencyWhile: let that finish within this step.
+    await this.state.blockConcurrencyWhile(async () => {})
+    this.instrument(fresh, this.epoch)
+    this.stream = fresh
+    // Only a stored schema newer than the code is a reason to refuse for good: the next call migrates again.
+    if (fresh.refusal && fresh.refusal.name !== "SchemaVersionError" && fresh.ready())
+      this.model.fail("refused-for-good", `a generation refuses every call after a transient error: ${fresh.refusal}`)
+  }
+
+  /** Hooks the oracle into one generation's ticker: claims, settlements, late re-arms and recoveries. */
+  private instrument(stream: StreamInternals, epoch: number): void {
+    hookStream(stream, {
+      yieldAfterMs: YIELD_MS,
+      claiming: () => {
+        this.claiming = true
+      },
+      claimed: (row, claim) => this.claimedOne(epoch, row, claim),
+      settle: (settle, claim, result, now) => this.settled(epoch, settle, claim, result, now),
+      later: (done) => {
+        this.pending.add(done)
+        const forget = () => this.pending.delete(done)
+        done.then(forget, forget)
+      },
+      arming: () => {
+        const mark = this.model.mark()
+        return () => this.model.armed(mark)
+      },
+      recovering: (now, before, after) => {
+        this.recovering = { now, before, after }
+        return () => {
+          this.recovering = undefined
+        }
+      },
+      ...(this.options.sabotage === "fence" ? { forge: () => this.forging } : {}),
+    })
+  }
+
+  private claimedOne(epoch: number, row: ScheduleRow, claim: Claim): void {
+    if (epoch !== this.epoch) this.model.fail("dead-generation", `an evicted generation claimed ${row.id}`)
+    const attempt: Attempt = {
+      token: claim.token,
+      id: claim.id,
+      occurrence: claim.occurrence,
+      nextAt: claim.nextAt,
+      attempts: claim.attempts,
+      claimUntil: claim.claimUntil,
+      epoch,
+      behaviour: this.behave[claim.id as Id] ?? "ok",
+      deadline: Date.now() + (consumers.get(row.consumer)?.timeoutMs as number),
+      status: "in-flight",
+    }
+    this.model.attempts.set(claim.token, attempt)
+    this.model.inFlight.add(attempt)
+    this.claimed.push(attempt)
+  }
+
+  private settled(
+    epoch: number,
+    settle: () => Transition,
+    claim: Claim,
+    result: DeliveryResult,
+    now: number,
+  ): Transition {
+    const before = this.rows().get(claim.id)
+    const seq = this.lastSeq()
+    let transition: Transition | undefined
+    let failure: unknown
+    this.forging = claim
+    try {
+      transition = settle()
+    } catch (error) {
+      failure = error
+    } finally {
+      this.forging = undefined
+    }
+    const attempt = this.model.attempts.get(claim.token)
+    if (attempt) this.model.inFlight.delete(attempt)
+    const settlement: Settlement = {
+      attempt,
+      epoch,
+      claim,
+      result,
+      now,
+      wall: Date.now(),
+      before,
+      after: this.rows().get(claim.id),
+      events: this.eventsAfter(seq),
+      wrote: transition !== undefined && transition.events.length > 0,
+      threw: failure !== undefined,
+    }
+    this.settlements.push(settlement)
+    if (settlement.wrote && attempt && !this.claimed.includes(attempt))
+      this.model.lateSettled.set(claim.id, this.model.mark())
+    checkSettlement(settlement, this.epoch, this.model)
+    if (failure !== undefined) throw failure
+    return transition as Transition
+  }
+
+  private alarmWritten(value: number | null): void {
+    const recovering = this.recovering
+    this.model.alarmWrite = { value, recovery: recovering !== undefined }
+    if (!recovering) return
+    this.model.counters.recoveries++
+    // One recovery alarm, 1 s doubling to 60 s, from the time of the error.
+    const delay = recovering.before ? Math.min(60_000, recovering.before * 2) : 1_000
+    if (value !== recovering.now + delay || recovering.after() !== delay)
+      this.model.fail("recovery", `recovery alarm ${value} after an error at ${recovering.now}, expected +${delay} ms`)
+  }
+
+  private rows(): Map<string, Row> {
+    const rows = this.raw("SELECT * FROM schedules ORDER BY id").toArray() as unknown as Row[]
+    return new Map(rows.map((row) => [row.id, row]))
+  }
+
+  private lastSeq(): number {
+    return Number(this.raw("SELECT coalesce(max(seq), 0) AS seq FROM events").one().seq)
+  }
+
+  private eventsAfter(seq: number): Event[] {
+    return this.raw("SELECT seq, at, schedule_id, type, data FROM events WHERE seq > ? ORDER BY seq", seq)
+      .toArray()
+      .map((e) => ({ ...(e as unknown as Event), data: JSON.parse(e.data as string) }))
+  }
+
+  /** Lets every continuation that needs no timer run. */
+  private async microtasks(): Promise<void> {
+    for (let i = 0; i < 100; i++) await null
+  }
+
+  /** No dispatched delivery of this generation is past its deadline without having settled. */
+  private deadlinesKept(): boolean {
+    const wall = Date.now()
+    for (const a of this.model.inFlight) if (a.epoch === this.epoch && a.seen && wall >= a.deadline) return false
+    return true
+  }
+
+  /** Waits until `done` and every late re-arm are through: microtasks first, real wall time only if need be. */
+  private async waitFor(done: () => boolean, what: string): Promise<void> {
+    for (let round = 0; ; round++) {
+      await this.microtasks()
+      if (this.pending.size) {
+        await Promise.all(this.pending)
+        continue
+      }
+      if (done()) return
+      if (round === 200) throw new Error(`gave up waiting for ${what}`)
+      await new Promise((resolve) => realSetTimeout(resolve, 1))
+    }
+  }
+}
