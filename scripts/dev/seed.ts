@@ -10,12 +10,16 @@ interface SeedRequest {
   method: "POST" | "PUT"
   path: string
   body: unknown
+  /** Sent with the admin token (an admin route). */
+  admin?: boolean
 }
 
 /**
  * Demo data through the Worker's own routes, all in stream "demo": usage (which upserts its
- * every-minute usage-report), a trial (its daily reminder at 09:00 in Europe/Paris) and a usage
- * webhook pointing at nothing, so it fails and retries. Every call is an upsert: a restart changes nothing.
+ * every-minute usage-report), a trial (its daily reminder at 09:00 in Europe/Paris), a usage
+ * webhook pointing at nothing, and through the admin API a one-shot ping of that webhook due in
+ * 5 seconds, so a failing, retrying schedule shows within the first minute. Each call is an
+ * upsert (the trial only when none exists): a restart changes nothing.
  */
 export async function seedDemo(origin: string, adminToken: string): Promise<void> {
   const dueAt = new Date(Date.now() + 14 * 86_400_000).toISOString()
@@ -35,12 +39,26 @@ export async function seedDemo(origin: string, adminToken: string): Promise<void
       path: `/billing/usage/${DEMO}/webhook`,
       body: { url: UNREACHABLE_WEBHOOK },
     },
+    {
+      what: "a webhook ping",
+      method: "PUT",
+      path: `/admin/streams/${DEMO}/schedules/webhook-ping`,
+      body: {
+        consumer: "billing.usage-webhook",
+        after: "5 seconds",
+        payload: { account: DEMO, url: UNREACHABLE_WEBHOOK },
+      },
+      admin: true,
+    },
   ]
   for (const request of requests) {
     try {
       const res = await fetch(`${origin}${request.path}`, {
         method: request.method,
-        headers: { "content-type": "application/json" },
+        headers: {
+          "content-type": "application/json",
+          ...(request.admin ? { authorization: `Bearer ${adminToken}` } : {}),
+        },
         body: JSON.stringify(request.body),
         signal: AbortSignal.timeout(SEED_TIMEOUT_MS),
       })
@@ -50,7 +68,8 @@ export async function seedDemo(origin: string, adminToken: string): Promise<void
       return
     }
   }
-  say(`seeded stream "${DEMO}": usage-report and usage-webhook (failing, retrying) every minute, a trial reminder`)
+  say(`seeded stream "${DEMO}": usage-report and usage-webhook every minute, a trial reminder, a webhook-ping in 5 s`)
+  say("the webhooks point at a closed port: watch them fail and retry in the dashboard")
 }
 
 async function hasTrialReminder(origin: string, adminToken: string): Promise<boolean> {
