@@ -1,0 +1,8 @@
+/**
+ * Secrets the Worker reads, which `wrangler types` does not see: a secret listed as required in
+ * wrangler.toml would block every deploy that has not set it, and admin may stay off.
+ */
+interface Env {
+  /** The admin route's bearer token (`wrangler secret put ADMIN_TOKEN`; locally .dev.vars). Unset: admin is off. */
+  ADMIN_TOKEN?: string
+}
