@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono"
 import { bodyLimit } from "hono/body-limit"
+import { createMiddleware } from "hono/factory"
 import { consumers } from "../../consumers.ts"
 import { problem, validate } from "../http/index.ts"
 import { validateDefinition } from "../schedules/contract.ts"
@@ -22,28 +23,32 @@ import { documented } from "./openapi.ts"
 export const SCHEDULE_EVENTS = 50
 
 type Action = "cancel" | "resume" | "trigger"
+type StreamEnv = AdminEnv & { Variables: { rpc: StreamRpc } }
 
-/** The stream's object, or a 404 when the directory does not know it: a GET never creates a stream. */
-async function listed(c: Context<AdminEnv>, stream: string): Promise<StreamRpc | Response> {
-  if (await isListed(c.env.DB, stream)) return streamRpc(c.env.SCHEDULES, stream)
-  return problem(c, 404, "Not found", `no stream "${stream}"`, { field: "stream" })
-}
+/** After the param check: the stream's object, or a 404 when the directory does not know it, so a GET never creates one. */
+const listed = createMiddleware<StreamEnv>(async (c, next) => {
+  const stream = c.req.param("stream") as string
+  if (!(await isListed(c.env.DB, stream))) {
+    return problem(c, 404, "Not found", `no stream "${stream}"`, { field: "stream" })
+  }
+  c.set("rpc", streamRpc(c.env.SCHEDULES, stream))
+  await next()
+})
 
 const action = (verb: Action, summary: string) =>
   [
     `/:stream/schedules/:id/${verb}`,
     documented(summary, 400, 404, 409),
     validate("param", scheduleParam),
-    async (c: Context<AdminEnv>) => {
+    listed,
+    async (c: Context<StreamEnv>) => {
       const { stream, id } = scheduleParam.parse(c.req.param())
-      const rpc = await listed(c, stream)
-      if (rpc instanceof Response) return rpc
-      return answer(c, await rpc[verb](stream, id), (schedule) => ({ schedule }))
+      return answer(c, await c.var.rpc[verb](stream, id), (schedule) => ({ schedule }))
     },
   ] as const
 
 /** The streams in the D1 directory, and each stream's schedules and events. */
-export const streamRoutes = new Hono<AdminEnv>()
+export const streamRoutes = new Hono<StreamEnv>()
   .get("/", documented("The streams in the directory, by name", 400), validate("query", streamsQuery), async (c) => {
     const { limit = LIST_DEFAULT, cursor } = c.req.valid("query")
     return c.json(await streamsPage(c.env.DB, limit, cursor))
@@ -53,24 +58,22 @@ export const streamRoutes = new Hono<AdminEnv>()
     documented("A stream's schedules by id, optionally in one state", 400, 404),
     validate("param", streamParam),
     validate("query", schedulesQuery),
+    listed,
     async (c) => {
       const { stream } = c.req.valid("param")
-      const rpc = await listed(c, stream)
-      if (rpc instanceof Response) return rpc
-      return answer(c, await rpc.list(stream, c.req.valid("query")), (page) => page)
+      return answer(c, await c.var.rpc.list(stream, c.req.valid("query")), (page) => page)
     },
   )
   .get(
     "/:stream/schedules/:id",
     documented(`A schedule and its newest ${SCHEDULE_EVENTS} events`, 400, 404),
     validate("param", scheduleParam),
+    listed,
     async (c) => {
       const { stream, id } = c.req.valid("param")
-      const rpc = await listed(c, stream)
-      if (rpc instanceof Response) return rpc
-      const schedule = await rpc.get(stream, id)
+      const schedule = await c.var.rpc.get(stream, id)
       if (!schedule.ok) return answer(c, schedule, () => ({}))
-      const events = await rpc.events(stream, { scheduleId: id, limit: SCHEDULE_EVENTS })
+      const events = await c.var.rpc.events(stream, { scheduleId: id, limit: SCHEDULE_EVENTS })
       return answer(c, events, (events) => ({ schedule: schedule.value, events }))
     },
   )
@@ -106,10 +109,9 @@ export const streamRoutes = new Hono<AdminEnv>()
     documented("A stream's newest events", 400, 404),
     validate("param", streamParam),
     validate("query", eventsQuery),
+    listed,
     async (c) => {
       const { stream } = c.req.valid("param")
-      const rpc = await listed(c, stream)
-      if (rpc instanceof Response) return rpc
-      return answer(c, await rpc.events(stream, c.req.valid("query")), (events) => ({ events }))
+      return answer(c, await c.var.rpc.events(stream, c.req.valid("query")), (events) => ({ events }))
     },
   )
