@@ -191,11 +191,12 @@ export class Ticker {
     }
     try {
       const transition = this.settle(stream, claim, result, clock())
-      if (!core.changed(transition)) report.stale++
+      // After the tick yielded, this delivery is counted under inFlight in its report.
+      if (late.yielded) await this.rearm(clock())
+      else if (!core.changed(transition)) report.stale++
       else if (result.status === "delivered") report.delivered++
       else if (transition.row?.state === "failed") report.failed++
       else report.retried++
-      if (late.yielded) await this.rearm(clock())
       return undefined
     } catch (error) {
       return error
