@@ -1,5 +1,5 @@
 import { html } from "hono/html"
-import { SCRIPT } from "./script.ts"
+import { SCRIPT } from "./browser/index.ts"
 import { STYLE } from "./style.ts"
 
 const STATES = ["scheduled", "completed", "cancelled", "failed"] as const
