@@ -25,6 +25,13 @@ describe("Schedules.stream client", () => {
     expect(events.map((e) => e.type)).toEqual(["schedule/set", "schedule/cancelled", "schedule/set"])
   })
 
+  it("carries a payload without a prototype, which JSON accepts and RPC alone cannot clone", async () => {
+    const stream = Schedules.stream(env.SCHEDULES, "client-c")
+    const payload = Object.assign(Object.create(null), { nested: Object.assign(Object.create(null), { n: 1 }) })
+    await stream.upsert({ id: "bare", consumer: "test.scripted", at: AT, payload })
+    expect((await stream.get("bare"))?.payload).toEqual({ nested: { n: 1 } })
+  })
+
   it("throws typed errors that name the field", async () => {
     const stream = Schedules.stream(env.SCHEDULES, "client-b")
     const invalid = await stream.upsert({ id: "r1", consumer: "nobody", at: AT }).catch((e) => e)

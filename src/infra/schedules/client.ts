@@ -1,6 +1,7 @@
 import {
   assertName,
   encodePayload,
+  type Json,
   type ScheduleDefinition,
   ScheduleDefinitionError,
   type ScheduleState,
@@ -48,9 +49,11 @@ export function stream(namespace: DurableObjectNamespace<ScheduleStream>, name: 
   return {
     name,
     upsert: async (definition) => {
-      // A payload RPC cannot carry would fail in transit; refuse it here with the field named.
-      encodePayload(definition?.payload)
-      return unwrap(await stub.upsert(name, definition))
+      if (definition?.payload === undefined) return unwrap(await stub.upsert(name, definition))
+      // Refused here with the field named, and sent as the plain JSON it is stored as: RPC cannot
+      // clone some values JSON accepts (objects without a prototype).
+      const payload = JSON.parse(encodePayload(definition.payload)) as Json
+      return unwrap(await stub.upsert(name, { ...definition, payload }))
     },
     get: async (id) => {
       const reply = (await stub.get(name, id)) as Reply<ScheduleView>
