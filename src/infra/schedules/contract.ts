@@ -167,14 +167,17 @@ function validateTiming(def: Record<string, unknown>, now: number): Timing {
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
 
+/** Epoch milliseconds from 1970 on, whichever form `at` came in: one rule for all three. */
 function toInstant(value: unknown): number | undefined {
-  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined
-  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? value : undefined
-  if (typeof value === "string" && ISO_WITH_OFFSET.test(value)) {
-    const ms = Date.parse(value)
-    return Number.isFinite(ms) ? ms : undefined
-  }
-  return undefined
+  const ms =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === "number"
+        ? value
+        : typeof value === "string" && ISO_WITH_OFFSET.test(value)
+          ? Date.parse(value)
+          : undefined
+  return ms !== undefined && Number.isSafeInteger(ms) && ms >= 0 ? ms : undefined
 }
 
 /** JSON text of the payload; refuses what JSON cannot carry unchanged, and more than 64 KiB. */
