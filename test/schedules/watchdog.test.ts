@@ -2,7 +2,13 @@ import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import { RECORD_SLACK_MS, worthRecording } from "../../src/infra/schedules/recorder.ts"
-import { alarmWatchdog, NUDGE_DEADLINE_MS, STALE_AFTER_MS, WATCHDOG_BATCH } from "../../src/infra/schedules/watchdog.ts"
+import {
+  alarmWatchdog,
+  FAILED_NUDGE_RECHECK_MS,
+  NUDGE_DEADLINE_MS,
+  STALE_AFTER_MS,
+  WATCHDOG_BATCH,
+} from "../../src/infra/schedules/watchdog.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
@@ -167,6 +173,9 @@ describe("the alarm watchdog", () => {
     expect(took).toBeGreaterThanOrEqual(NUDGE_DEADLINE_MS - 50)
     expect(took).toBeLessThan(NUDGE_DEADLINE_MS + 3_000)
     expect(value(await quick.get("answers")).state).toBe("completed")
+    // The failed stream goes behind the others: the next runs look at it 10 minutes later.
+    expect(await recorded(slow.name)).toBe(T0 + 5 * MINUTE + FAILED_NUDGE_RECHECK_MS)
+    expect((await runWatchdog(T0 + 6 * MINUTE)).line).toMatchObject({ stale: 0 })
 
     // The stream went on with the nudge: its delivery is out, and settles when it answers.
     expect(waiting).toHaveLength(1)

@@ -2,7 +2,7 @@ import { TIMED_OUT, within } from "../deadline.ts"
 import { MINUTE_MS } from "../duration.ts"
 import { Jobs } from "../jobs/index.ts"
 import { describeError } from "../log.ts"
-import { staleStreams } from "./directory.ts"
+import { recordNextEligible, staleStreams } from "./directory.ts"
 import type { ScheduleStream } from "./stream.ts"
 
 /** At most this many streams are nudged per run: that many directory rows and RPCs a minute. */
@@ -13,6 +13,11 @@ export const STALE_AFTER_MS = 2 * MINUTE_MS
 export const NUDGE_DEADLINE_MS = 4_000
 /** Nudges in flight at once: the Workers limit on simultaneous outgoing connections. */
 export const NUDGE_CONCURRENCY = 6
+/**
+ * A stream whose nudge failed is looked at again this much later: its entry moves behind the
+ * streams still waiting, so broken streams (a newer schema, say) never fill every run's batch.
+ */
+export const FAILED_NUDGE_RECHECK_MS = 10 * MINUTE_MS
 
 export interface WatchReport {
   /** Streams found with a recorded alarm more than STALE_AFTER_MS before `now` (at most WATCHDOG_BATCH). */
@@ -50,6 +55,10 @@ export async function watch(env: Env, now: number, signal?: AbortSignal): Promis
     }
   }
   await Promise.all(Array.from({ length: Math.min(NUDGE_CONCURRENCY, stale.length) }, nudgeNext))
+  for (const { stream } of report.failed) {
+    // A stream that heals records its own alarm over this; a failed write only means a retry next minute.
+    await recordNextEligible(env.DB, stream, now + FAILED_NUDGE_RECHECK_MS, now).catch(() => undefined)
+  }
   return report
 }
 
