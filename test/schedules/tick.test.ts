@@ -24,6 +24,14 @@ const answerInside = (stream: TestStream, answer: () => void) => stream.inside((
 beforeEach(() => resetConsumers())
 
 describe("a tick", () => {
+  it("on a fresh stream, before its first upsert, leaves later deliveries their stream's key", async () => {
+    const stream = openStream("fresh")
+    expect(await stream.tick(T0)).toMatchObject({ claimed: 0 })
+    value(await stream.upsert({ id: "first", consumer: "test.scripted", at: T0 + SECOND }))
+    expect(await stream.tick(T0 + SECOND)).toMatchObject({ delivered: 1 })
+    expect(seen.map((s) => s.delivery.idempotencyKey)).toEqual([`schedule:${stream.name}/first:1`])
+  })
+
   it("settles each delivery as soon as it answers, not after the slowest in its batch", async () => {
     const stream = openStream("tick")
     value(await stream.upsert({ id: "fast", consumer: "test.scripted", at: T0 }))

@@ -83,8 +83,9 @@ export class Ticker {
     }
     try {
       if (refusal) throw refusal
-      this.stream ??= this.store.meta("stream") ?? ""
-      const stream = this.stream
+      // Cached only once set: a tick before the first upsert must not pin an empty name into keys.
+      this.stream ??= this.store.meta("stream")
+      const stream = this.stream ?? ""
       const { claims, error: claimError } = this.claimDue(report.now, BATCH_SIZE - this.inFlight)
       report.claimed = claims.length
       const late = { yielded: false }
