@@ -1,7 +1,7 @@
 import { env, evictDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import { EVENT_LOG_LIMIT, type ScheduleStream } from "../../src/infra/schedules/index.ts"
-import { SCHEMA_VERSION, type ScheduleStore } from "../../src/infra/schedules/store.ts"
+import { MIGRATIONS, SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/store.ts"
 import { LIST_DEFAULT } from "../../src/infra/schedules/stream.ts"
 import { RECOVERY_FIRST_MS } from "../../src/infra/schedules/tick.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
@@ -121,39 +121,125 @@ describe("storage failures", () => {
 })
 
 describe("event log", () => {
-  it("keeps exactly EVENT_LOG_LIMIT events, pruning the oldest with bounded work per append", async () => {
+  it("keeps exactly EVENT_LOG_LIMIT events as a ring: one row written per event, nothing pruned", async () => {
     const stream = openStream("event-log")
     value(await stream.upsert({ id: "chatty", consumer: "test.scripted", every: "1 hour" }))
     const extra = 250
 
-    const measured = await stream.inside((instance, state) => {
-      const store = storeOf(instance)
+    // Stores of their own on the object's storage; the object is evicted before it writes again.
+    const measured = await stream.inside((_, state) => {
+      const store = new ScheduleStore(state.storage)
       const draft = { type: "schedule/set" as const, scheduleId: "chatty", data: { cause: "test" } }
       store.transaction(() => {
         for (let i = 0; i < EVENT_LOG_LIMIT + extra; i++) store.append([draft], T0)
       })
-      const before = { ...store.counts }
-      store.transaction(() => store.append([draft], T0))
-      const after = { ...store.counts }
+      const counted = (work: (on: ScheduleStore) => void, on = store) => {
+        const before = { ...on.counts }
+        work(on)
+        return {
+          rowsWritten: on.counts.rowsWritten - before.rowsWritten,
+          rowsRead: on.counts.rowsRead - before.rowsRead,
+        }
+      }
+      const warm = counted((on) => on.transaction(() => on.append([draft], T0)))
+      // A new object (after an eviction) finds the newest seq by point reads, never a scan of the log.
+      const cold = counted((on) => on.transaction(() => on.append([draft], T0)), new ScheduleStore(state.storage))
       return {
-        rowsWritten: after.rowsWritten - before.rowsWritten,
-        rowsRead: after.rowsRead - before.rowsRead,
+        warm,
+        cold,
         log: state.storage.sql.exec("SELECT count(*) AS n, min(seq) AS oldest, max(seq) AS newest FROM events").one(),
       }
     })
-    // 1 (upsert) + LIMIT + extra + 1 appended; the oldest extra + 1 were pruned.
-    const appended = EVENT_LOG_LIMIT + extra + 2
+    await evictDurableObject(stream.stub)
+    // 1 (upsert) + LIMIT + extra + 2 appended; the oldest were overwritten in place.
+    const appended = EVENT_LOG_LIMIT + extra + 3
     expect(measured.log).toEqual({ n: EVENT_LOG_LIMIT, oldest: appended - EVENT_LOG_LIMIT + 1, newest: appended })
-    // One insert and one pruned row (with its index entries): no scan or rewrite of the log.
-    expect(measured.rowsWritten).toBeLessThanOrEqual(4)
-    expect(measured.rowsRead).toBeLessThanOrEqual(4)
+    expect(measured.warm).toEqual({ rowsWritten: 1, rowsRead: 1 })
+    expect(measured.cold.rowsWritten).toBe(1)
+    expect(measured.cold.rowsRead).toBeLessThanOrEqual(16)
 
-    // The ordinary path keeps the bound too: a retimed upsert appends one and prunes one.
+    // The ordinary path keeps the bound too, and reads page newest first across the ring's seam.
     value(await stream.upsert({ id: "chatty", consumer: "test.scripted", every: "2 hours" }, T0 + MINUTE))
     expect(await stream.counts()).toMatchObject({ events: EVENT_LOG_LIMIT })
     const newest = value(await stream.events({ limit: undefined }))
     expect(newest).toHaveLength(LIST_DEFAULT)
     expect(newest[0]).toMatchObject({ seq: appended + 1, type: "schedule/set", data: { cause: "retimed" } })
+    const seam = (appended + 1) % EVENT_LOG_LIMIT
+    const across = value(await stream.events({ limit: 500, before: appended + 1 - seam + 100 }))
+    expect(across.map((event) => event.seq)).toEqual(
+      Array.from({ length: 500 }, (_, i) => appended + 1 - seam + 99 - i),
+    )
+  })
+
+  it("filters one schedule's events newest first", async () => {
+    const stream = openStream("event-filter")
+    for (const id of ["a", "b", "a", "b", "a"]) {
+      value(await stream.upsert({ id, consumer: "test.scripted", every: `${id === "a" ? 1 : 2} hour` }))
+      value(await stream.cancel(id))
+    }
+    const ofA = value(await stream.events({ scheduleId: "a", limit: 4 }))
+    expect(ofA.map((event) => [event.scheduleId, event.type])).toEqual([
+      ["a", "schedule/cancelled"],
+      ["a", "schedule/set"],
+      ["a", "schedule/cancelled"],
+      ["a", "schedule/set"],
+    ])
+    expect(ofA.map((event) => event.seq)).toEqual([...ofA.map((event) => event.seq)].sort((x, y) => y - x))
+  })
+})
+
+describe("schema migration", () => {
+  it("moves version 1 storage to the event ring, keeping schedules, claims and the newest events", async () => {
+    const stream = openStream("from-v1")
+    const result = await stream.inside((_, state) => {
+      const sql = state.storage.sql
+      for (const table of ["events", "schedules", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${table}`)
+      sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+      for (const statement of MIGRATIONS[1]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)
+      sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', '1'), ('stream', ?)", stream.name)
+      sql.exec(
+        `INSERT INTO schedules (id, consumer, kind, at_ms, payload, state, occurrence, next_at, cadence_at,
+           claim_until, claim_token, attempts, created_at, updated_at)
+         VALUES ('held', 'test.scripted', 'at', ?, '{"n":1}', 'scheduled', 1, ?, ?, ?, 'token-1', 1, ?, ?)`,
+        T0,
+        T0,
+        T0,
+        T0 + MINUTE,
+        T0,
+        T0,
+      )
+      // Version 1 pruned from the bottom, so its seqs are contiguous: 7..10,256 of them here.
+      sql.exec(
+        `WITH RECURSIVE n(i) AS (SELECT 7 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT INTO events (seq, at, schedule_id, type, data) SELECT i, ?, 'held', 'schedule/set', json_object('i', i) FROM n`,
+        EVENT_LOG_LIMIT + 256,
+        T0,
+      )
+      const before = sql.exec("SELECT * FROM schedules").toArray()
+      const store = new ScheduleStore(state.storage)
+      store.migrate()
+      store.transaction(() => store.append([{ type: "schedule/set", scheduleId: "held", data: { i: "next" } }], T0))
+      return {
+        before,
+        after: sql.exec("SELECT * FROM schedules").toArray(),
+        version: store.meta("schema_version"),
+        log: sql.exec("SELECT count(*) AS n, min(seq) AS oldest, max(seq) AS newest FROM events").one(),
+        indexes: sql.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'").toArray(),
+        newest: store.events({ limit: 3 }).map((event) => [event.seq, event.data]),
+      }
+    })
+    expect(result.after).toEqual(result.before)
+    expect(result.version).toBe(String(SCHEMA_VERSION))
+    const last = EVENT_LOG_LIMIT + 256
+    expect(result.log).toEqual({ n: EVENT_LOG_LIMIT, oldest: last + 2 - EVENT_LOG_LIMIT, newest: last + 1 })
+    expect(result.indexes).toEqual([])
+    expect(result.newest).toEqual([
+      [last + 1, { i: "next" }],
+      [last, { i: last }],
+      [last - 1, { i: last - 1 }],
+    ])
+    // The claim migrated with its row: the schedule is still fenced until its lease ends.
+    expect(value(await stream.get("held"))).toMatchObject({ state: "scheduled", attempts: 1 })
   })
 })
 

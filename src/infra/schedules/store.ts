@@ -1,12 +1,14 @@
 import type { ScheduleState } from "./contract.ts"
 import type { Change, Selection } from "./core.ts"
+import { EventLog } from "./event-log.ts"
 import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "./events.ts"
 import type { ScheduleRow } from "./row.ts"
 
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
 
-const MIGRATIONS: Record<number, string> = {
+/** Each version's statements, run once in order inside migrate()'s transaction. */
+export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `
     CREATE TABLE schedules (
       id TEXT PRIMARY KEY,
@@ -41,6 +43,22 @@ const MIGRATIONS: Record<number, string> = {
     );
     CREATE INDEX events_by_schedule ON events (schedule_id, seq);
   `,
+  // The event log becomes a ring (see event-log.ts): one row written per event, no pruning, no second index.
+  2: `
+    CREATE TABLE event_ring (
+      slot INTEGER PRIMARY KEY,
+      seq INTEGER NOT NULL,
+      at INTEGER NOT NULL,
+      schedule_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT NOT NULL
+    );
+    INSERT INTO event_ring (slot, seq, at, schedule_id, type, data)
+      SELECT (seq - 1) % ${EVENT_LOG_LIMIT}, seq, at, schedule_id, type, data FROM events
+      WHERE seq > (SELECT coalesce(max(seq), 0) FROM events) - ${EVENT_LOG_LIMIT};
+    DROP TABLE events;
+    ALTER TABLE event_ring RENAME TO events;
+  `,
 }
 
 export class SchemaVersionError extends Error {
@@ -60,6 +78,7 @@ const COLUMNS = `id, consumer, kind, at_ms, interval_ms, cron, timezone, payload
 /** The stream's SQLite: synchronous queries, and row counters from every cursor. */
 export class ScheduleStore {
   readonly counts: RowCounts = { rowsRead: 0, rowsWritten: 0 }
+  private readonly log = new EventLog((query, ...bindings) => this.exec(query, ...bindings))
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
@@ -72,7 +91,12 @@ export class ScheduleStore {
   }
 
   transaction<T>(work: () => T): T {
-    return this.storage.transactionSync(work)
+    try {
+      return this.storage.transactionSync(work)
+    } catch (error) {
+      this.log.forget()
+      throw error
+    }
   }
 
   /** Brings storage to SCHEMA_VERSION in one transaction, keeping every row; refuses a newer one. */
@@ -149,20 +173,8 @@ export class ScheduleStore {
     )
   }
 
-  /** Appends events and prunes the oldest beyond EVENT_LOG_LIMIT by key range, never scanning the log. */
   append(events: readonly EventDraft[], now: number): void {
-    let last = 0
-    for (const event of events) {
-      const [inserted] = this.exec<{ seq: number }>(
-        "INSERT INTO events (at, schedule_id, type, data) VALUES (?, ?, ?, ?) RETURNING seq",
-        now,
-        event.scheduleId,
-        event.type,
-        JSON.stringify(event.data),
-      )
-      last = inserted?.seq ?? last
-    }
-    if (last > EVENT_LOG_LIMIT) this.exec("DELETE FROM events WHERE seq <= ?", last - EVENT_LOG_LIMIT)
+    this.log.append(events, now)
   }
 
   /** Up to `limit` rows eligible at `now`, in due order, through the partial (eligible_at, id) index. */
@@ -191,18 +203,7 @@ export class ScheduleStore {
   }
 
   events(options: { scheduleId?: string; limit: number; before?: number }): ScheduleEvent[] {
-    const { clause, bindings } = where({ "schedule_id = ?": options.scheduleId, "seq < ?": options.before })
-    return this.exec<{ seq: number; at: number; schedule_id: string; type: string; data: string }>(
-      `SELECT seq, at, schedule_id, type, data FROM events ${clause} ORDER BY seq DESC LIMIT ?`,
-      ...bindings,
-      options.limit,
-    ).map((r) => ({
-      seq: r.seq,
-      at: r.at,
-      scheduleId: r.schedule_id,
-      type: r.type as ScheduleEvent["type"],
-      data: JSON.parse(r.data),
-    }))
+    return this.log.read(options)
   }
 }
 
