@@ -91,25 +91,28 @@ describe("a tick", () => {
     })
   })
 
-  it("delivers the rows it claimed before a storage error, then arms the recovery alarm", async () => {
+  it("claims nothing when a storage error interrupts its claims (one transaction), then arms the recovery alarm", async () => {
     const stream = openStream("tick")
     value(await stream.upsert({ id: "a", consumer: "test.scripted", at: T0 }))
     value(await stream.upsert({ id: "b", consumer: "test.scripted", at: T0 + 1 }))
     await stream.inside((instance) => {
       const store = internals(instance).store
-      const put = store.put.bind(store)
+      const update = store.update.bind(store)
       let calls = 0
-      store.put = (row) => {
+      store.update = (before, after) => {
         if (++calls === 2) throw new Error("SQLITE_FULL: simulated")
-        put(row)
+        update(before, after)
       }
     })
     const report = await stream.tick(T0 + SECOND)
-    expect(report).toMatchObject({ claimed: 1, delivered: 1, error: "Error: SQLITE_FULL: simulated" })
+    expect(report).toMatchObject({ claimed: 0, delivered: 0, error: "Error: SQLITE_FULL: simulated" })
     expect(report.alarm).toBeGreaterThanOrEqual(T0 + 2 * SECOND)
-    expect(seen.map((s) => s.delivery.scheduleId)).toEqual(["a"])
-    expect(await storedRow(stream, "a")).toMatchObject({ state: "completed" })
-    expect(await storedRow(stream, "b")).toMatchObject({ state: "scheduled", attempts: 0, claim_token: null })
+    expect(seen).toEqual([])
+    for (const id of ["a", "b"]) {
+      expect(await storedRow(stream, id)).toMatchObject({ state: "scheduled", attempts: 0, claim_token: null })
+    }
+    // The recovery tick claims and delivers both.
+    expect(await stream.tick(report.alarm as number)).toMatchObject({ claimed: 2, delivered: 2 })
   })
 })
 
@@ -123,6 +126,33 @@ describe("the alarm", () => {
     expect(seen[0]?.delivery).toMatchObject({ scheduleId: "soon", occurrence: 1, attempt: 1 })
     await pause()
     expect(await storedRow(stream, "soon")).toMatchObject({ state: "completed" })
+    expect(await stream.alarm()).toBeNull()
+  })
+
+  it("keeps ticking through a backlog within one alarm, 32 rows at a time, until a batch comes back short", async () => {
+    const stream = openStream("backlog")
+    const now = Date.now()
+    const due = now + 3 * SECOND
+    for (let i = 0; i < 100; i++) value(await stream.upsert({ id: `b${i}`, consumer: "test.scripted", at: due }, now))
+    const counted = { alarms: 0, claimed: [] as number[] }
+    await stream.inside((instance) => {
+      const alarm = instance.alarm.bind(instance)
+      instance.alarm = () => {
+        counted.alarms++
+        return alarm()
+      }
+      const { ticker } = internals(instance)
+      const tick = ticker.tick.bind(ticker)
+      ticker.tick = async (...args) => {
+        const report = await tick(...args)
+        counted.claimed.push(report.claimed)
+        return report
+      }
+    })
+    await until(() => seen.length === 100, "the alarm to deliver the backlog", 20_000)
+    expect(counted).toEqual({ alarms: 1, claimed: [32, 32, 32, 4] })
+    expect(new Set(seen.map((s) => s.delivery.scheduleId)).size).toBe(100)
+    await pause()
     expect(await stream.alarm()).toBeNull()
   })
 

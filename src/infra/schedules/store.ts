@@ -1,5 +1,5 @@
 import type { ScheduleState } from "./contract.ts"
-import type { Change, Selection } from "./core.ts"
+import type { Change } from "./core.ts"
 import { EventLog } from "./event-log.ts"
 import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "./events.ts"
 import type { ScheduleRow } from "./row.ts"
@@ -72,8 +72,30 @@ export interface RowCounts {
 
 type SqlRow = Record<string, SqlStorageValue>
 
-const COLUMNS = `id, consumer, kind, at_ms, interval_ms, cron, timezone, payload, max_attempts, state, occurrence,
-  next_at, cadence_at, retry_at, claim_until, claim_token, attempts, last_error, created_at, updated_at`
+/** Each changeable field's column (the id never changes). */
+const COLUMN_OF: Readonly<Record<Exclude<keyof ScheduleRow, "id">, string>> = {
+  consumer: "consumer",
+  kind: "kind",
+  atMs: "at_ms",
+  intervalMs: "interval_ms",
+  cron: "cron",
+  timezone: "timezone",
+  payload: "payload",
+  maxAttempts: "max_attempts",
+  state: "state",
+  occurrence: "occurrence",
+  nextAt: "next_at",
+  cadenceAt: "cadence_at",
+  retryAt: "retry_at",
+  claimUntil: "claim_until",
+  claimToken: "claim_token",
+  attempts: "attempts",
+  lastError: "last_error",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+}
+
+const COLUMNS = `id, ${Object.values(COLUMN_OF).join(", ")}`
 
 /** The stream's SQLite: synchronous queries, and row counters from every cursor. */
 export class ScheduleStore {
@@ -135,10 +157,27 @@ export class ScheduleStore {
     return row ? toRow(row) : undefined
   }
 
-  /** Writes a transition's row and events; call inside transaction(). */
-  apply(change: Change, now: number): void {
-    this.put(change.row)
+  /**
+   * Writes a transition's row and events; call inside transaction(). Given the row as it was
+   * read, only the columns that changed are written.
+   */
+  apply(change: Change, now: number, before?: ScheduleRow): void {
+    if (before) this.update(before, change.row)
+    else this.put(change.row)
     this.append(change.events, now)
+  }
+
+  /** Writes the columns of `after` that differ from `before`, the same row as read in this transaction. */
+  update(before: ScheduleRow, after: ScheduleRow): void {
+    const changed = (Object.keys(COLUMN_OF) as Array<keyof typeof COLUMN_OF>).filter(
+      (key) => before[key] !== after[key],
+    )
+    if (changed.length === 0) return
+    this.exec(
+      `UPDATE schedules SET ${changed.map((key) => `${COLUMN_OF[key]} = ?`).join(", ")} WHERE id = ?`,
+      ...changed.map((key) => after[key]),
+      before.id,
+    )
   }
 
   put(row: ScheduleRow): void {
@@ -178,13 +217,12 @@ export class ScheduleStore {
   }
 
   /** Up to `limit` rows eligible at `now`, in due order, through the partial (eligible_at, id) index. */
-  selectDue(now: number, limit: number): Selection[] {
-    return this.exec<{ id: string; occurrence: number; next_at: number; attempts: number }>(
-      `SELECT id, occurrence, next_at, attempts FROM schedules
-       WHERE state = 'scheduled' AND eligible_at <= ? ORDER BY eligible_at, id LIMIT ?`,
+  selectDue(now: number, limit: number): ScheduleRow[] {
+    return this.exec(
+      `SELECT ${COLUMNS} FROM schedules WHERE state = 'scheduled' AND eligible_at <= ? ORDER BY eligible_at, id LIMIT ?`,
       now,
       limit,
-    ).map((r) => ({ id: r.id, occurrence: r.occurrence, nextAt: r.next_at, attempts: r.attempts }))
+    ).map(toRow)
   }
 
   /** The smallest eligible_at of any scheduled row: when the alarm must fire next. */

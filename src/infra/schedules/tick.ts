@@ -108,6 +108,7 @@ export class Ticker {
     }
     report.rowsRead = this.store.counts.rowsRead - before.rowsRead
     report.rowsWritten = this.store.counts.rowsWritten - before.rowsWritten
+    if (report.claimed > 0) logLine("info", "schedule.tick", { stream: this.stream, ...report })
     return report
   }
 
@@ -140,34 +141,33 @@ export class Ticker {
   }
 
   /**
-   * Claims each due row in its own transaction, rechecking what the selection saw. A storage
-   * error stops the claiming; the rows claimed before it are still delivered.
+   * Selects and claims the due rows in one transaction, each rechecked by the core against what
+   * the selection saw. A storage error claims none of them.
    */
   private claimDue(now: number, room: number): { claims: Claimed[]; error?: unknown } {
-    const claims: Claimed[] = []
-    if (room <= 0) return { claims }
+    if (room <= 0) return { claims: [] }
     try {
-      for (const seen of this.store.selectDue(now, room)) {
-        const claimed = this.store.transaction(() => {
-          const row = this.store.get(seen.id)
+      const claims = this.store.transaction(() => {
+        const claimed: Claimed[] = []
+        for (const row of this.store.selectDue(now, room)) {
+          const seen = { id: row.id, occurrence: row.occurrence, nextAt: row.nextAt, attempts: row.attempts }
           const lost = core.expireLost(row, seen, now)
           if (lost) {
-            this.store.apply(lost, now)
-            return undefined
+            this.store.apply(lost, now, row)
+            continue
           }
-          const leaseMs = row ? (consumers.get(row.consumer)?.leaseMs ?? UNDECLARED_CONSUMER_LEASE_MS) : 0
+          const leaseMs = consumers.get(row.consumer)?.leaseMs ?? UNDECLARED_CONSUMER_LEASE_MS
           const c = core.claim(row, seen, now, crypto.randomUUID(), leaseMs)
-          if (c) this.store.put(c.row)
-          return c
-        })
-        if (claimed) {
-          claims.push(claimed)
-          this.inFlight++
+          if (!c) continue
+          this.store.update(row, c.row)
+          claimed.push(c)
         }
-      }
+        return claimed
+      })
+      this.inFlight += claims.length
       return { claims }
     } catch (error) {
-      return { claims, error }
+      return { claims: [], error }
     }
   }
 
@@ -228,12 +228,15 @@ export class Ticker {
   /** Writes an attempt's result only if the fence still holds, in one transaction. */
   private settle(stream: string, claim: core.Claim, result: core.DeliveryResult, now: number): core.Transition {
     const transition = this.store.transaction(() => {
-      const settled = core.settle(this.store.get(claim.id), claim, result, now)
-      if (core.changed(settled)) this.store.apply(settled, now)
+      const row = this.store.get(claim.id)
+      const settled = core.settle(row, claim, result, now)
+      if (core.changed(settled)) this.store.apply(settled, now, row)
       return settled
     })
     const row = transition.row
-    logLine(result.status === "delivered" ? "info" : "warn", "schedule.delivery", {
+    // A delivery is counted in its tick's one line (and its schedule/fired event); anything else gets a line of its own.
+    if (result.status === "delivered" && core.changed(transition)) return transition
+    logLine("warn", "schedule.delivery", {
       stream,
       schedule: claim.id,
       occurrence: claim.occurrence,
