@@ -1,12 +1,13 @@
 import type { Claim, DeliveryResult, Transition } from "../../src/infra/schedules/core.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
+import type { Fence } from "../../src/infra/schedules/store.ts"
 import type { ScheduleStream } from "../../src/infra/schedules/stream.ts"
 
 /** The ticker's private parts the simulator hooks into (src/infra/schedules/tick.ts). */
 interface TickerInternals {
   yieldAfterMs: number
   recoveryMs: number
-  settle(stream: string, claim: Claim, result: DeliveryResult, now: number): Transition
+  settle(claimed: ScheduleRow, stream: string, claim: Claim, result: DeliveryResult, now: number): Transition
   claimDue(now: number, room: number): { claims: Array<{ row: ScheduleRow; claim: Claim }>; error?: unknown }
   afterSettling(error: unknown, clock: () => number): Promise<void>
   arm(...args: unknown[]): Promise<number | null>
@@ -18,7 +19,7 @@ interface TickerInternals {
 /** A ScheduleStream as the simulator drives it: its RPC methods and the internals it watches. */
 export type StreamInternals = Pick<ScheduleStream, "upsert" | "cancel" | "resume" | "trigger" | "tick"> & {
   ticker: TickerInternals
-  store: { get(id: string): ScheduleRow | undefined }
+  store: { fence(id: string): Fence | undefined }
   refusal: Error | undefined
   /** Migrates again after a transient refusal; answers the refusal that remains. */
   ready(): Error | undefined
@@ -54,7 +55,8 @@ export function hookStream(stream: StreamInternals, hooks: TickerHooks): void {
     return out
   }
   const settle = ticker.settle.bind(ticker)
-  ticker.settle = (name, claim, result, now) => hooks.settle(() => settle(name, claim, result, now), claim, result, now)
+  ticker.settle = (claimed, name, claim, result, now) =>
+    hooks.settle(() => settle(claimed, name, claim, result, now), claim, result, now)
   const afterSettling = ticker.afterSettling.bind(ticker)
   ticker.afterSettling = (error, clock) => {
     const done = afterSettling(error, clock)
@@ -79,9 +81,9 @@ export function hookStream(stream: StreamInternals, hooks: TickerHooks): void {
   }
   const forge = hooks.forge
   if (forge) {
-    const get = stream.store.get.bind(stream.store)
-    stream.store.get = (id) => {
-      const row = get(id)
+    const fence = stream.store.fence.bind(stream.store)
+    stream.store.fence = (id) => {
+      const row = fence(id)
       const claim = forge()
       if (!row || claim?.id !== id || row.claimToken === null) return row
       return { ...row, claimToken: claim.token, claimUntil: Math.max(row.claimUntil ?? 0, claim.claimUntil) }

@@ -72,6 +72,8 @@ export interface RowCounts {
 
 type SqlRow = Record<string, SqlStorageValue>
 
+export type Fence = Pick<ScheduleRow, "state" | "occurrence" | "nextAt" | "claimUntil" | "claimToken" | "maxAttempts">
+
 /** Each changeable field's column (the id never changes). */
 const COLUMN_OF: Readonly<Record<Exclude<keyof ScheduleRow, "id">, string>> = {
   consumer: "consumer",
@@ -155,6 +157,27 @@ export class ScheduleStore {
   get(id: string): ScheduleRow | undefined {
     const [row] = this.exec(`SELECT ${COLUMNS} FROM schedules WHERE id = ?`, id)
     return row ? toRow(row) : undefined
+  }
+
+  /**
+   * What the settlement fence compares, as stored now (a result is written only if these still
+   * match its claim), and maxAttempts, the one rule an upsert may change while a claim is out.
+   */
+  fence(id: string): Fence | undefined {
+    const [row] = this.exec(
+      "SELECT state, occurrence, next_at, claim_until, claim_token, max_attempts FROM schedules WHERE id = ?",
+      id,
+    )
+    return (
+      row && {
+        state: row.state as ScheduleState,
+        occurrence: row.occurrence as number,
+        nextAt: row.next_at as number,
+        claimUntil: row.claim_until as number | null,
+        claimToken: row.claim_token as string | null,
+        maxAttempts: row.max_attempts as number | null,
+      }
+    )
   }
 
   /**

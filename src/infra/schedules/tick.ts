@@ -191,7 +191,7 @@ export class Ticker {
       this.inFlight--
     }
     try {
-      const transition = this.settle(stream, claim, result, clock())
+      const transition = this.settle(row, stream, claim, result, clock())
       // After the tick yielded, this delivery is counted under inFlight in its report.
       if (late.yielded) await this.rearm(clock())
       else if (!core.changed(transition)) report.stale++
@@ -225,10 +225,15 @@ export class Ticker {
     return dispatch(consumer, delivery, { env: this.env }, startedAt)
   }
 
-  /** Writes an attempt's result only if the fence still holds, in one transaction. */
-  private settle(stream: string, claim: core.Claim, result: core.DeliveryResult, now: number): core.Transition {
+  /**
+   * Writes an attempt's result only if the fence still holds, in one transaction. The fence is
+   * read from storage; the rest of the row is the claimed one, and only the columns the result
+   * changes are written, so a payload or consumer upserted meanwhile is kept.
+   */
+  private settle(claimed: ScheduleRow, stream: string, claim: core.Claim, result: core.DeliveryResult, now: number) {
     const transition = this.store.transaction(() => {
-      const row = this.store.get(claim.id)
+      const fence = this.store.fence(claim.id)
+      const row = fence && { ...claimed, ...fence }
       const settled = core.settle(row, claim, result, now)
       if (core.changed(settled)) this.store.apply(settled, now, row)
       return settled
