@@ -1,6 +1,32 @@
 import { Schedules } from "../../src/infra/schedules/schedules.ts"
+import { FAILURES_BEFORE_SUCCESS, markOf, run } from "./record.ts"
 
-/** A consumer that does nothing, so the benchmark measures the scheduler alone. */
-export const noop = Schedules.consumer({ name: "bench.noop", deliver: () => {} })
+/**
+ * The stream's consumers under the benchmark (vitest.config.ts aliases src/consumers.ts here).
+ * They do what BenchAgent's callbacks do: `bench.noop` records its start and succeeds,
+ * `bench.flaky` asks for a retry twice then succeeds.
+ */
 
-export const consumers = Schedules.consumers(() => [noop])
+export const noop = Schedules.consumer({
+  name: "bench.noop",
+  deliver: (delivery) => {
+    const startedAt = Date.now()
+    const { run: name, i } = markOf(delivery.payload)
+    const dueAt = delivery.dueAt.getTime()
+    run(name).add({ i, startedAt, dueAt, exactDueAt: dueAt, ok: true })
+  },
+})
+
+export const flaky = Schedules.consumer({
+  name: "bench.flaky",
+  deliver: (delivery) => {
+    const startedAt = Date.now()
+    const { run: name, i } = markOf(delivery.payload)
+    const ok = run(name).attempt(i) > FAILURES_BEFORE_SUCCESS
+    const dueAt = delivery.dueAt.getTime()
+    run(name).add({ i, startedAt, dueAt, exactDueAt: dueAt, ok })
+    return ok ? undefined : Schedules.retry("bench: this attempt fails")
+  },
+})
+
+export const consumers = Schedules.consumers(() => [noop, flaky])

@@ -1,24 +1,42 @@
 import path from "node:path"
-import { cloudflareTest } from "@cloudflare/vitest-plugin"
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin"
 import { defineConfig } from "vitest/config"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
-/** Benchmarks run in the same workerd as the tests, but never as part of `npm test`. */
-export default defineConfig({
-  root,
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: path.join(root, "wrangler.toml") },
-      miniflare: { bindings: { SLOTWISE_TEST_CLOCK: "1" } },
-    }),
-  ],
-  resolve: {
-    alias: [{ find: /^\.\.\/\.\.\/consumers\.ts$/, replacement: path.join(root, "scripts/bench/consumers.ts") }],
-  },
-  test: {
-    include: ["scripts/bench/**/*.bench.ts"],
-    testTimeout: 600_000,
-    hookTimeout: 600_000,
-  },
+/**
+ * The benchmark (`npm run bench`, scripts/bench/run.ts): the same workerd as the tests, never
+ * part of `npm test`. Its own Worker (scripts/bench/wrangler.toml) holds slotwise's stream and
+ * an Agents SDK Agent.
+ */
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(root, "migrations"))
+  return {
+    root,
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: path.join(root, "scripts/bench/wrangler.toml") },
+        miniflare: {
+          bindings: {
+            // The scale workload drives a stream's tick with an injected clock.
+            SLOTWISE_TEST_CLOCK: "1",
+            BENCH_MIGRATIONS: migrations,
+            BENCH_SMOKE: process.env.BENCH_SMOKE ?? "",
+          },
+        },
+      }),
+    ],
+    resolve: {
+      // The stream's consumer list (src/consumers.ts, imported by stream.ts) is the bench's.
+      alias: [{ find: /^\.\.\/\.\.\/consumers\.ts$/, replacement: path.join(root, "scripts/bench/consumers.ts") }],
+    },
+    test: {
+      include: ["scripts/bench/**/*.bench.ts"],
+      testTimeout: 600_000,
+      hookTimeout: 600_000,
+      // slotwise writes one JSON line per delivery (its production log); they still cost what they
+      // cost in workerd, but are not printed.
+      onConsoleLog: (log: string) => !/^\{"level":"(info|warn)"/.test(log),
+    },
+  }
 })

@@ -1,0 +1,96 @@
+/**
+ * `npm run bench`: runs scripts/bench/suite.bench.ts in workerd (vitest + @cloudflare/vitest-plugin),
+ * shows its progress, then prints one table of both systems' figures and writes results/bench.json
+ * (and the whole vitest output to results/bench.log). BENCH_SMOKE=1: the small CI run.
+ */
+
+import { spawn } from "node:child_process"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { createInterface } from "node:readline"
+import { type Figure, type Note, PROGRESS, RESULT, type Result } from "./result.ts"
+import { ratio, table } from "./table.ts"
+
+const root = path.resolve(import.meta.dirname, "../..")
+const results = path.join(root, "results")
+const smoke = process.env.BENCH_SMOKE === "1"
+const started = Date.now()
+const log: string[] = []
+const figures: Figure[] = []
+const notes: Note[] = []
+
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes
+const plain = (line: string) => line.replace(/\u001b\[[0-9;]*m/g, "")
+
+function read(line: string): void {
+  const text = plain(line)
+  log.push(text)
+  const result = text.indexOf(RESULT)
+  if (result >= 0) {
+    const parsed = JSON.parse(text.slice(result + RESULT.length)) as Result
+    if (parsed.type === "figure") figures.push(parsed)
+    else notes.push(parsed)
+    return
+  }
+  const progress = text.indexOf(PROGRESS)
+  if (progress >= 0) console.log(`[bench ${elapsed()}] ${text.slice(progress + PROGRESS.length)}`)
+  else if (/\bFAIL\b|Error:/.test(text)) console.error(`[bench ${elapsed()}] ${text.trim()}`)
+}
+
+const version = (pkg: string) =>
+  (JSON.parse(readFileSync(path.join(root, "node_modules", pkg, "package.json"), "utf8")) as { version: string })
+    .version
+
+console.log(`[bench ${elapsed()}] ${smoke ? "smoke run (BENCH_SMOKE=1)" : "full run"}: starting vitest in workerd`)
+const args = ["vitest", "run", "--config", "scripts/bench/vitest.config.ts", "scripts/bench/suite.bench.ts"]
+const child = spawn("npx", args, {
+  cwd: root,
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false", FORCE_COLOR: "0", NO_COLOR: "1" },
+  stdio: ["ignore", "pipe", "pipe"],
+})
+createInterface({ input: child.stdout }).on("line", read)
+createInterface({ input: child.stderr }).on("line", read)
+const code = await new Promise<number>((resolve) => child.on("close", (status) => resolve(status ?? 1)))
+
+const wallMs = Date.now() - started
+mkdirSync(results, { recursive: true })
+writeFileSync(path.join(results, "bench.log"), `${log.join("\n")}\n`)
+const report = {
+  ok: code === 0,
+  smoke,
+  date: new Date(started).toISOString(),
+  wallMs,
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  },
+  versions: {
+    agents: version("agents"),
+    vitest: version("vitest"),
+    "@cloudflare/vitest-plugin": version("@cloudflare/vitest-plugin"),
+    workerd: version("workerd"),
+  },
+  figures: figures.map((row) => ({ ...row, ratio: ratio(row) })),
+  notes,
+}
+writeFileSync(path.join(results, "bench.json"), `${JSON.stringify(report, null, 2)}\n`)
+
+if (figures.length > 0) {
+  console.log(`\n${table(figures)}\n`)
+  for (const { workload, text } of notes) console.log(`- ${workload}: ${text}`)
+}
+console.log(
+  `\n[bench] ${(wallMs / 1000).toFixed(1)} s on ${report.machine.cpus} cpus; results/bench.json, results/bench.log`,
+)
+if (code !== 0) {
+  // vitest's own report of the failure, or the end of its output.
+  const failed = log.findIndex((line) => /Failed Tests|Unhandled Error/.test(line))
+  console.error(log.slice(failed >= 0 ? failed : -60).join("\n"))
+  console.error(`[bench] FAILED: vitest exited with ${code}; the figures above (if any) are partial`)
+}
+process.exit(code)

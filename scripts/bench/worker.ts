@@ -1,0 +1,32 @@
+import { ScheduleStream } from "../../src/infra/schedules/index.ts"
+import type { BenchAgent } from "./agent.ts"
+import { StorageMeter } from "./meter.ts"
+
+export { BenchAgent } from "./agent.ts"
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      AGENT: DurableObjectNamespace<BenchAgent>
+      BENCH_MIGRATIONS: import("cloudflare:test").D1Migration[]
+      /** "1": the small CI run. */
+      BENCH_SMOKE?: string
+    }
+  }
+}
+
+/** slotwise's stream as shipped, with its storage metered like the agent's (meter.ts). */
+export class BenchStream extends ScheduleStream {
+  readonly meter: StorageMeter
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    const meter = new StorageMeter(ctx.storage)
+    super(ctx, env)
+    this.meter = meter
+  }
+}
+
+/** The benchmark's Worker (scripts/bench/wrangler.toml): both systems' Durable Objects, no routes. */
+export default {
+  fetch: () => new Response("slotwise bench: run `npm run bench`", { status: 404 }),
+} satisfies ExportedHandler<Env>
