@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { RECORD_SLACK_MS, worthRecording } from "../../src/infra/schedules/recorder.ts"
+import { RECORD_RETRY_MS, RECORD_SLACK_MS, worthRecording } from "../../src/infra/schedules/recorder.ts"
 import {
   alarmWatchdog,
   FAILED_NUDGE_RECHECK_MS,
@@ -277,9 +277,15 @@ describe("the directory entry", () => {
     expect(notRecorded[0]?.error).toContain("D1_ERROR")
     expect(directoryWrites(outage.calls)).toHaveLength(2)
 
-    // D1 is back: the next arm, even an idle tick's, writes the entry it still owes.
+    // Within RECORD_RETRY_MS of a failure, arms leave D1 alone: an outage cannot slow every tick by its bound.
+    expect(await stream.tick(T0 + HOUR + SECOND)).toMatchObject({ delivered: 0, alarm: T0 + 2 * HOUR })
+    expect(directoryWrites(outage.calls)).toHaveLength(2)
+
+    // D1 is back: the next arm past the wait, even an idle tick's, writes the entry it still owes.
     await useDatabase(stream, env.DB)
-    const idle = await stream.tick(T0 + HOUR + SECOND)
+    expect(await stream.tick(T0 + HOUR + RECORD_RETRY_MS - 1)).toMatchObject({ delivered: 0 })
+    expect(await recorded(stream.name)).toBeNull()
+    const idle = await stream.tick(T0 + HOUR + RECORD_RETRY_MS + SECOND)
     expect(idle).toMatchObject({ delivered: 0, alarm: T0 + 2 * HOUR })
     expect(await recorded(stream.name)).toBe(T0 + 2 * HOUR)
   })

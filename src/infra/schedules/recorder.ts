@@ -5,6 +5,8 @@ import type { ScheduleStore } from "./store.ts"
 
 /** A later alarm is recorded once it is this much past the recorded one; the watchdog waits longer. */
 export const RECORD_SLACK_MS = MINUTE_MS
+/** After a failed write, arms skip the directory this long, so a D1 outage does not slow every tick by its bound. */
+export const RECORD_RETRY_MS = 30_000
 /** The stream's meta key holding the value last written to the directory (JSON: a number or null). */
 export const RECORDED_META_KEY = "directory_next_eligible_at"
 
@@ -22,13 +24,14 @@ export function worthRecording(recorded: number | null | undefined, next: number
  * Keeps a stream's alarm time in the D1 directory for the watchdog, writing only when it moves
  * meaningfully: a stream of 1-second schedules writes about once a minute. The value last
  * written lives in the stream's meta, so deciding reads no D1. Never throws: a failed write is
- * logged and retried by a later arm, since the meta still holds the old value.
+ * logged and retried by an arm at least RECORD_RETRY_MS later, since the meta still holds the old value.
  */
 export class AlarmRecorder {
   private stream: string | undefined
   private recorded: number | null | undefined
   private loaded = false
   private latest: number | null = null
+  private retryAfter = 0
   private queue: Promise<void> = Promise.resolve()
 
   constructor(
@@ -54,11 +57,12 @@ export class AlarmRecorder {
         this.recorded = stored === undefined ? undefined : (JSON.parse(stored) as number | null)
         this.loaded = true
       }
-      if (!rewrite && !worthRecording(this.recorded, next)) return
+      if (!rewrite && (!worthRecording(this.recorded, next) || now < this.retryAfter)) return
       await recordNextEligible(this.d1(), this.stream, next, now)
       this.store.setMeta(RECORDED_META_KEY, JSON.stringify(next))
       this.recorded = next
     } catch (error) {
+      this.retryAfter = now + RECORD_RETRY_MS
       logLine("warn", "schedule stream alarm not recorded in the directory", {
         stream: this.stream,
         next,
