@@ -97,6 +97,7 @@ const COLUMN_OF: Readonly<Record<Exclude<keyof ScheduleRow, "id">, string>> = {
   updatedAt: "updated_at",
 }
 
+const FIELDS = Object.keys(COLUMN_OF) as Array<keyof typeof COLUMN_OF>
 const COLUMNS = `id, ${Object.values(COLUMN_OF).join(", ")}`
 
 /** The stream's SQLite: synchronous queries, and row counters from every cursor. */
@@ -192,9 +193,7 @@ export class ScheduleStore {
 
   /** Writes the columns of `after` that differ from `before`, the same row as read in this transaction. */
   update(before: ScheduleRow, after: ScheduleRow): void {
-    const changed = (Object.keys(COLUMN_OF) as Array<keyof typeof COLUMN_OF>).filter(
-      (key) => before[key] !== after[key],
-    )
+    const changed = FIELDS.filter((key) => before[key] !== after[key])
     if (changed.length === 0) return
     this.exec(
       `UPDATE schedules SET ${changed.map((key) => `${COLUMN_OF[key]} = ?`).join(", ")} WHERE id = ?`,
