@@ -97,8 +97,26 @@ const COLUMN_OF: Readonly<Record<Exclude<keyof ScheduleRow, "id">, string>> = {
   updatedAt: "updated_at",
 }
 
-const FIELDS = Object.keys(COLUMN_OF) as Array<keyof typeof COLUMN_OF>
-const COLUMNS = `id, ${Object.values(COLUMN_OF).join(", ")}`
+type Field = keyof typeof COLUMN_OF
+const FIELDS = Object.keys(COLUMN_OF) as Field[]
+const FENCE_FIELDS: ReadonlyArray<keyof Fence> = [
+  "state",
+  "occurrence",
+  "nextAt",
+  "claimUntil",
+  "claimToken",
+  "maxAttempts",
+]
+const COLUMNS = `id, ${FIELDS.map((field) => COLUMN_OF[field]).join(", ")}`
+// An upsert of the whole row; created_at is kept from the first insert.
+const PUT = `INSERT INTO schedules (${COLUMNS}) VALUES (?, ${FIELDS.map(() => "?").join(", ")})
+  ON CONFLICT (id) DO UPDATE SET ${FIELDS.filter((field) => field !== "createdAt")
+    .map((field) => `${COLUMN_OF[field]} = excluded.${COLUMN_OF[field]}`)
+    .join(", ")}`
+
+/** The fields of a stored row, named as ScheduleRow names them. */
+const fieldsOf = <F extends Field>(r: SqlRow, fields: readonly F[]) =>
+  Object.fromEntries(fields.map((field) => [field, r[COLUMN_OF[field]]])) as Pick<ScheduleRow, F>
 
 /** The stream's SQLite: synchronous queries, and row counters from every cursor. */
 export class ScheduleStore {
@@ -165,20 +183,9 @@ export class ScheduleStore {
    * match its claim), and maxAttempts, the one rule an upsert may change while a claim is out.
    */
   fence(id: string): Fence | undefined {
-    const [row] = this.exec(
-      "SELECT state, occurrence, next_at, claim_until, claim_token, max_attempts FROM schedules WHERE id = ?",
-      id,
-    )
-    return (
-      row && {
-        state: row.state as ScheduleState,
-        occurrence: row.occurrence as number,
-        nextAt: row.next_at as number,
-        claimUntil: row.claim_until as number | null,
-        claimToken: row.claim_token as string | null,
-        maxAttempts: row.max_attempts as number | null,
-      }
-    )
+    const columns = FENCE_FIELDS.map((field) => COLUMN_OF[field]).join(", ")
+    const [row] = this.exec(`SELECT ${columns} FROM schedules WHERE id = ?`, id)
+    return row && fieldsOf(row, FENCE_FIELDS)
   }
 
   /**
@@ -203,35 +210,7 @@ export class ScheduleStore {
   }
 
   put(row: ScheduleRow): void {
-    this.exec(
-      `INSERT INTO schedules (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET consumer = excluded.consumer, kind = excluded.kind, at_ms = excluded.at_ms,
-         interval_ms = excluded.interval_ms, cron = excluded.cron, timezone = excluded.timezone,
-         payload = excluded.payload, max_attempts = excluded.max_attempts, state = excluded.state,
-         occurrence = excluded.occurrence, next_at = excluded.next_at, cadence_at = excluded.cadence_at,
-         retry_at = excluded.retry_at, claim_until = excluded.claim_until, claim_token = excluded.claim_token,
-         attempts = excluded.attempts, last_error = excluded.last_error, updated_at = excluded.updated_at`,
-      row.id,
-      row.consumer,
-      row.kind,
-      row.atMs,
-      row.intervalMs,
-      row.cron,
-      row.timezone,
-      row.payload,
-      row.maxAttempts,
-      row.state,
-      row.occurrence,
-      row.nextAt,
-      row.cadenceAt,
-      row.retryAt,
-      row.claimUntil,
-      row.claimToken,
-      row.attempts,
-      row.lastError,
-      row.createdAt,
-      row.updatedAt,
-    )
+    this.exec(PUT, row.id, ...FIELDS.map((field) => row[field]))
   }
 
   append(events: readonly EventDraft[], now: number): void {
@@ -277,26 +256,5 @@ function where(conditions: Record<string, SqlStorageValue | undefined>) {
 }
 
 function toRow(r: SqlRow): ScheduleRow {
-  return {
-    id: r.id as string,
-    consumer: r.consumer as string,
-    kind: r.kind as ScheduleRow["kind"],
-    atMs: r.at_ms as number | null,
-    intervalMs: r.interval_ms as number | null,
-    cron: r.cron as string | null,
-    timezone: r.timezone as string | null,
-    payload: r.payload as string,
-    maxAttempts: r.max_attempts as number | null,
-    state: r.state as ScheduleState,
-    occurrence: r.occurrence as number,
-    nextAt: r.next_at as number,
-    cadenceAt: r.cadence_at as number,
-    retryAt: r.retry_at as number | null,
-    claimUntil: r.claim_until as number | null,
-    claimToken: r.claim_token as string | null,
-    attempts: r.attempts as number,
-    lastError: r.last_error as string | null,
-    createdAt: r.created_at as number,
-    updatedAt: r.updated_at as number,
-  }
+  return { id: r.id as string, ...fieldsOf(r, FIELDS) }
 }
