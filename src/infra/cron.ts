@@ -1,9 +1,11 @@
-import { Cron } from "croner"
+import { Cron, CronPattern } from "croner"
 
 /** A parsed 5-field cron expression; the one place slotwise asks croner anything. */
 export interface CronSchedule {
   readonly pattern: string
   readonly timezone: string
+  /** The same for two patterns that name the same minutes ("0 9 * * 1-5" and " 0 09 * * MON-FRI"). */
+  readonly key: string
   /** True when the minute starting at `minuteMs` is one the expression names. */
   matches(minuteMs: number): boolean
   /** The first time the expression names strictly after `afterMs`, or undefined if none. */
@@ -33,10 +35,36 @@ export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
   return {
     pattern,
     timezone,
+    get key() {
+      return patternKey(pattern)
+    },
     matches: (minuteMs) => cron.match(new Date(minuteMs)),
     nextAfter: (afterMs) => cron.nextRun(new Date(afterMs))?.getTime(),
   }
 }
+
+/** croner's parsed fields: what the pattern means, whatever its spelling. */
+function patternKey(pattern: string): string {
+  const p = new CronPattern(pattern, undefined, { mode: "5-part" })
+  return JSON.stringify([
+    p.minute,
+    p.hour,
+    p.day,
+    p.month,
+    p.dayOfWeek,
+    p.lastDayOfMonth,
+    p.lastWeekday,
+    p.nearestWeekdays,
+    p.starDOM,
+    p.starDOW,
+    p.useAndLogic,
+    p.isFixedTime,
+  ])
+}
+
+/** The runtime's canonical name of an IANA timezone: "Etc/UTC" is "UTC", "europe/berlin" is "Europe/Berlin". */
+export const canonicalTimezone = (timezone: string): string =>
+  new Intl.DateTimeFormat("en-US", { timeZone: timezone }).resolvedOptions().timeZone
 
 /** True when `timezone` is an IANA name the runtime knows. */
 export function isTimezone(timezone: string): boolean {

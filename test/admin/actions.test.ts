@@ -443,6 +443,24 @@ describe("streams", () => {
     await expectProblem(await post("resume"), 409)
   })
 
+  it("DELETE removes a cancelled schedule (and then forgets its empty stream); a scheduled one is 409", async () => {
+    const stream = "remove-stream"
+    await putSchedule(stream, "r")
+    const path = `/admin/streams/${stream}/schedules/r`
+    const stored = await streamStorage(stream)
+    await expectProblem(await adminFetch(path, { method: "DELETE" }), 409)
+    expect(await streamStorage(stream)).toEqual(stored)
+
+    expect((await adminFetch(`${path}/cancel`, { method: "POST" })).status).toBe(200)
+    const res = await adminFetch(path, { method: "DELETE" })
+    expect(res.status).toBe(200)
+    expect(await json(res)).toMatchObject({ removed: true, schedule: { id: "r", state: "cancelled" } })
+    expect((await streamStorage(stream)).schedules).toEqual([])
+    // The stream held nothing more, so the directory forgot it: its routes answer 404 now.
+    await expectProblem(await adminFetch(path, { method: "DELETE" }), 404, "stream")
+    await expectProblem(await adminFetch(`/admin/streams/${stream}/schedules`), 404, "stream")
+  })
+
   it("trigger delivers the current occurrence once, now, and leaves the cadence where it was", async () => {
     const stream = "trigger-stream"
     const created = await putSchedule(stream, "t", { consumer: "test.scripted", every: "1 hour" })

@@ -2,7 +2,7 @@ import { evictDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
 import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
 import { resetConsumers, type Step, script, seen } from "../support/consumers.ts"
-import { eventsOf, openStream, SECOND, storedRow, T0, type TestStream, value } from "../support/streams.ts"
+import { eventsOf, openStream, RETAINED, SECOND, storedRow, T0, type TestStream, value } from "../support/streams.ts"
 
 const HOUR = 3_600 * SECOND
 const DUE = T0 + HOUR
@@ -144,7 +144,7 @@ describe("schedule retries (ADR 0202)", () => {
       retry_at: null,
       claim_until: null,
     })
-    expect(await stream.alarm()).toBeNull()
+    expect(await stream.alarm()).toBe(lastRetryAt + RETAINED)
   })
 
   it("records each failed attempt with its occurrence, attempts, retry time and reason", async () => {
@@ -201,7 +201,7 @@ describe("schedule retries (ADR 0202)", () => {
     expect(retryAt - (await newestEvent(stream, id)).at).toBe(SECOND)
 
     const exhausted = await stream.tick(retryAt)
-    expect(exhausted).toMatchObject({ claimed: 1, failed: 1, retried: 0, delivered: 0, alarm: null })
+    expect(exhausted).toMatchObject({ claimed: 1, failed: 1, retried: 0, delivered: 0, alarm: retryAt + RETAINED })
     expect(await storedRow(stream, id)).toMatchObject({
       state: "failed",
       occurrence: 1,
@@ -216,7 +216,7 @@ describe("schedule retries (ADR 0202)", () => {
       data: { occurrence: 1, attempts: 2, terminal: true, reason: "scripted retry of attempt 2" },
     })
     expect(event.data).not.toHaveProperty("retryAt")
-    expect(await stream.alarm()).toBeNull()
+    expect(await stream.alarm()).toBe(retryAt + RETAINED)
 
     // Failed means stopped: nothing is delivered however late the clock gets.
     expect(await stream.tick(retryAt + HOUR)).toMatchObject({ claimed: 0 })
@@ -265,5 +265,56 @@ describe("schedule retries (ADR 0202)", () => {
     expect(seen[2]?.delivery.idempotencyKey).toBe(keyOf(stream, id, 2))
     const fired = (await eventsOf(stream, id)).filter((e) => e.type === "schedule/fired")
     expect(fired.map((e) => e.data.occurrence)).toEqual([2])
+  })
+})
+
+describe("a consumer missing at delivery (a rolling deploy)", () => {
+  beforeEach(() => resetConsumers())
+
+  /** Points the stored row at a consumer this deployment does not declare, as an older or newer deploy may. */
+  const setConsumer = (stream: TestStream, id: string, consumer: string) =>
+    stream.inside((_, state) => {
+      state.storage.sql.exec("UPDATE schedules SET consumer = ? WHERE id = ?", consumer, id)
+    })
+
+  it("retries the occurrence on the normal backoff, and delivers it once the consumer is back", async () => {
+    const stream = openStream("undeclared")
+    const id = "during-deploy"
+    value(await stream.upsert({ id, consumer: "test.scripted", at: DUE }))
+    await setConsumer(stream, id, "billing.renamed")
+
+    expect(await stream.tick(DUE)).toMatchObject({ claimed: 1, retried: 1, failed: 0 })
+    expect(await storedRow(stream, id)).toMatchObject({
+      state: "scheduled",
+      attempts: 1,
+      retry_at: DUE + SECOND,
+      last_error: 'unknown consumer "billing.renamed"',
+    })
+    expect(await newestEvent(stream, id)).toMatchObject({
+      type: "schedule/failed",
+      data: { occurrence: 1, attempts: 1, retryAt: DUE + SECOND, reason: 'unknown consumer "billing.renamed"' },
+    })
+    expect(await stream.tick(DUE + SECOND)).toMatchObject({ retried: 1 })
+    expect((await storedRow(stream, id)).retry_at).toBe(DUE + 3 * SECOND)
+
+    await setConsumer(stream, id, "test.scripted")
+    expect(await stream.tick(DUE + 3 * SECOND)).toMatchObject({ delivered: 1 })
+    expect(seen.map(({ delivery }) => [delivery.idempotencyKey, delivery.attempt])).toEqual([[keyOf(stream, id, 1), 3]])
+    expect(await storedRow(stream, id)).toMatchObject({ state: "completed", occurrence: 1 })
+  })
+
+  it("counts those attempts toward maxAttempts", async () => {
+    const stream = openStream("undeclared-capped")
+    const id = "capped"
+    value(await stream.upsert({ id, consumer: "test.scripted", at: DUE, maxAttempts: 2 }))
+    await setConsumer(stream, id, "gone")
+    expect(await stream.tick(DUE)).toMatchObject({ retried: 1 })
+    expect(await stream.tick(DUE + SECOND)).toMatchObject({ failed: 1 })
+    expect(await storedRow(stream, id)).toMatchObject({
+      state: "failed",
+      attempts: 2,
+      last_error: 'unknown consumer "gone"',
+    })
+    expect(seen).toHaveLength(0)
   })
 })

@@ -3,7 +3,17 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { StreamRpc } from "../../src/infra/schedules/client.ts"
 import type { ScheduleEvent, ScheduleStream } from "../../src/infra/schedules/index.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
-import { eventsOf, openStream, SECOND, storedRow, T0, type TestStream, until, value } from "../support/streams.ts"
+import {
+  eventsOf,
+  openStream,
+  RETAINED,
+  SECOND,
+  storedRow,
+  T0,
+  type TestStream,
+  until,
+  value,
+} from "../support/streams.ts"
 
 const HOUR = 3_600 * SECOND
 /** T0 is 08:00 UTC: both an hourly `every` and a 09:00 cron are first due an hour later. */
@@ -49,7 +59,14 @@ describe("terminal failure", () => {
     expect(created.nextAt).toBe(DUE)
 
     const report = await stream.tick(DUE)
-    expect(report).toMatchObject({ claimed: 1, failed: 1, retried: 0, delivered: 0, stale: 0, alarm: null })
+    expect(report).toMatchObject({
+      claimed: 1,
+      failed: 1,
+      retried: 0,
+      delivered: 0,
+      stale: 0,
+      alarm: DUE + RETAINED,
+    })
     expect(await storedRow(stream, id)).toMatchObject({
       state: "failed",
       occurrence: 1,
@@ -66,7 +83,7 @@ describe("terminal failure", () => {
       data: { occurrence: 1, attempts: 1, terminal: true, reason: "scripted terminal failure" },
     })
     expect(failed?.data).not.toHaveProperty("retryAt")
-    expect(await stream.alarm()).toBeNull()
+    expect(await stream.alarm()).toBe(DUE + RETAINED)
 
     // Stopped means stopped, recurring or not: later ticks deliver nothing.
     const later = DUE + 2 * HOUR
@@ -110,6 +127,43 @@ describe("settlement behind the fence", () => {
     expect(await typesOf(stream, id)).toEqual(["schedule/set", "schedule/cancelled"])
   })
 
+  it("advances from the row as stored now: an every schedule retimed to a one-shot at its in-flight due time completes", async () => {
+    const stream = openStream("retimed-in-flight")
+    const id = "becomes-one-shot"
+    script.set(id, ["wait"])
+    value(await stream.upsert({ id, consumer: "test.scripted", every: HOUR }))
+
+    const pending = stream.tick(DUE)
+    const parked = await parkedDelivery()
+    // The same due time under a new timing: the claim's fence still holds, and its attempt stands.
+    const retimed = value(await stream.upsert({ id, consumer: "test.scripted", at: DUE }, DUE + 10))
+    expect(retimed).toMatchObject({ timing: { kind: "at", atMs: DUE }, occurrence: 1, nextAt: DUE, attempts: 1 })
+
+    await answerInside(stream, () => parked.answer())
+    expect(await pending).toMatchObject({ claimed: 1, delivered: 1, stale: 0 })
+    expect(await storedRow(stream, id)).toMatchObject({ state: "completed", occurrence: 1, next_at: DUE, attempts: 0 })
+    const [fired] = await eventsOf(stream, id)
+    expect(fired).toMatchObject({ type: "schedule/fired", data: { occurrence: 1, attempt: 1, state: "completed" } })
+
+    // A one-shot is delivered once: never again under a second key.
+    expect(await stream.tick(DUE + 2 * HOUR)).toMatchObject({ claimed: 0 })
+    expect(seen.map((s) => s.delivery.idempotencyKey)).toEqual([keyOf(stream, id, 1)])
+  })
+
+  it("applies a maxAttempts lowered while the attempt was out", async () => {
+    const stream = openStream("capped-in-flight")
+    const id = "capped-meanwhile"
+    script.set(id, ["wait"])
+    value(await stream.upsert({ id, consumer: "test.scripted", at: DUE }))
+    const pending = stream.tick(DUE)
+    const parked = await parkedDelivery()
+    value(await stream.upsert({ id, consumer: "test.scripted", at: DUE, maxAttempts: 1 }, DUE + 10))
+
+    await answerInside(stream, () => parked.fail(new Error("no luck")))
+    expect(await pending).toMatchObject({ claimed: 1, failed: 1, retried: 0 })
+    expect(await storedRow(stream, id)).toMatchObject({ state: "failed", attempts: 1, retry_at: null })
+  })
+
   it("aborts a hanging consumer at its deadline and records a retry", async () => {
     const stream = openStream("hang")
     const id = "hangs"
@@ -127,9 +181,9 @@ describe("settlement behind the fence", () => {
     expect(failed?.data.reason).toMatch(/deadline/)
     expect(failed?.data.retryAt).toBe(row.retry_at)
     expect(row).toMatchObject({ state: "scheduled", attempts: 1, claim_until: null, last_error: failed?.data.reason })
-    // The deadline is real time (300 ms) on top of the injected clock; the backoff starts from it.
+    // One clock per tick: the injected time stands for the whole tick, the deadline's 300 ms are real time.
     expect((row.retry_at as number) - (failed as ScheduleEvent).at).toBe(SECOND)
-    expect(failed?.at).toBeGreaterThanOrEqual(DUE + 300)
+    expect(failed?.at).toBe(DUE)
   })
 
   it("ignores a consumer's answer that comes after its deadline", async () => {

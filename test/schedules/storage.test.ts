@@ -1,13 +1,14 @@
 import { env, evictDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import { EVENT_LOG_LIMIT, type ScheduleStream } from "../../src/infra/schedules/index.ts"
+import { RECORD_RETRY_MS } from "../../src/infra/schedules/recorder.ts"
 import { MIGRATIONS, SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/store.ts"
 import { LIST_DEFAULT } from "../../src/infra/schedules/stream.ts"
 import { RECOVERY_FIRST_MS } from "../../src/infra/schedules/tick.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
-import { openStream, SECOND, T0, value } from "../support/streams.ts"
+import { openStream, RETAINED, SECOND, T0, value } from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
@@ -68,11 +69,11 @@ describe("storage failures", () => {
 
     failing.mockRestore()
     const recovered = await stream.tick(third.alarm as number)
-    expect(recovered).toMatchObject({ claimed: 1, delivered: 1, alarm: null })
+    expect(recovered).toMatchObject({ claimed: 1, delivered: 1, alarm: (third.alarm as number) + RETAINED })
     expect(recovered.error).toBeUndefined()
     expect(seen.map(({ delivery }) => delivery.scheduleId)).toEqual(["nudge"])
     expect(value(await stream.get("nudge")).state).toBe("completed")
-    expect(await stream.alarm()).toBeNull()
+    expect(await stream.alarm()).toBe((third.alarm as number) + RETAINED)
     expect(logs.of("schedule stream onError")).toHaveLength(3)
 
     // A success resets the delay: the next failure waits 1 s again, not 4 s.
@@ -228,7 +229,8 @@ describe("schema migration", () => {
         newest: store.events({ limit: 3 }).map((event) => [event.seq, event.data]),
       }
     })
-    expect(result.after).toEqual(result.before)
+    // Version 3 adds finished_at, null for a row still scheduled.
+    expect(result.after).toEqual(result.before.map((row) => ({ ...row, finished_at: null })))
     expect(result.version).toBe(String(SCHEMA_VERSION))
     const last = EVENT_LOG_LIMIT + 256
     expect(result.log).toEqual({ n: EVENT_LOG_LIMIT, oldest: last + 2 - EVENT_LOG_LIMIT, newest: last + 1 })
@@ -254,7 +256,7 @@ describe("D1 directory", () => {
     expect(await directoryRow(stream.name)).toEqual({ name: stream.name, listed_at: T0 })
   })
 
-  it("keeps an upsert working through a D1 outage and lists the stream on a later upsert", async () => {
+  it("keeps an upsert working through a D1 outage, and its alarm lists the stream once D1 answers", async () => {
     const stream = openStream("d1-outage")
     const definition = { id: "one", consumer: "test.scripted", every: "1 hour" }
     const useDatabase = (db: D1Database) =>
@@ -268,26 +270,27 @@ describe("D1 directory", () => {
     const reply = await stream.upsert(definition)
     expect(reply).toMatchObject({ ok: true, value: { id: "one", state: "scheduled", nextAt: T0 + HOUR } })
     expect(await stream.row("one")).toMatchObject({ id: "one", state: "scheduled", next_at: T0 + HOUR })
-    expect(await stream.alarm()).toBe(T0 + HOUR)
     expect(outage.calls.length).toBeGreaterThan(0)
     expect(await directoryRow(stream.name)).toBeNull()
-    expect(logs.of("schedule stream not yet listed in the directory")).toEqual([
+    expect(logs.of("schedule stream alarm not recorded in the directory")).toEqual([
       expect.objectContaining({ level: "warn", stream: stream.name, error: expect.stringContaining("D1_ERROR") }),
     ])
+    // The listing is owed: the stream's alarm comes back for it.
+    expect(await stream.alarm()).toBe(T0 + RECORD_RETRY_MS)
 
     await useDatabase(env.DB)
-    // The same definition again: the schedule is unchanged, but the listing is retried.
     const before = await stream.snapshot()
-    value(await stream.upsert(definition, T0 + MINUTE))
+    expect(await stream.tick(T0 + RECORD_RETRY_MS)).toMatchObject({ claimed: 0, alarm: T0 + HOUR })
     expect(await stream.snapshot()).toBe(before)
-    expect(await directoryRow(stream.name)).toEqual({ name: stream.name, listed_at: T0 + MINUTE })
+    expect(await directoryRow(stream.name)).toEqual({ name: stream.name, listed_at: T0 + RECORD_RETRY_MS })
+    expect(await stream.alarm()).toBe(T0 + HOUR)
 
     // Once listed, an upsert that leaves the alarm where it was asks D1 nothing, so an outage goes unnoticed.
     const laterOutage = failingD1(env.DB)
     await useDatabase(laterOutage.db)
     value(await stream.upsert({ ...definition, id: "two" }, T0 + 2 * MINUTE))
     expect(laterOutage.calls).toEqual([])
-    expect(logs.of("schedule stream not yet listed in the directory")).toHaveLength(1)
+    expect(logs.of("schedule stream alarm not recorded in the directory")).toHaveLength(1)
     await useDatabase(env.DB)
   })
 })
@@ -303,12 +306,15 @@ describe("idle", () => {
     const alarms = await stream.inside((_, state) => ({
       set: vi.spyOn(state.storage, "setAlarm"),
       deleted: vi.spyOn(state.storage, "deleteAlarm"),
+      transactions: vi.spyOn(state.storage, "transactionSync"),
     }))
     try {
       const report = await stream.tick(T0 + MINUTE)
       expect(report).toMatchObject({ claimed: 0, delivered: 0, rowsWritten: 0, alarm: T0 + HOUR })
       expect(report.error).toBeUndefined()
       expect(report.rowsRead).toBeLessThanOrEqual(4)
+      // ADR 0202: an idle tick opens no write transaction at all.
+      expect(alarms.transactions).not.toHaveBeenCalled()
       value(await stream.upsert(definition, T0 + 2 * MINUTE))
       expect(await stream.tick(T0 + 3 * MINUTE)).toMatchObject({ rowsWritten: 0, alarm: T0 + HOUR })
 
@@ -322,9 +328,14 @@ describe("idle", () => {
       value(await stream.trigger("hourly", T0 + 4 * MINUTE))
       expect(alarms.set).toHaveBeenCalledTimes(1)
       expect(alarms.set).toHaveBeenCalledWith(T0 + 4 * MINUTE)
+      // And a tick with something due does open its transactions: the claim and the settlement.
+      alarms.transactions.mockClear()
+      expect(await stream.tick(T0 + 4 * MINUTE)).toMatchObject({ delivered: 1 })
+      expect(alarms.transactions).toHaveBeenCalledTimes(2)
     } finally {
       alarms.set.mockRestore()
       alarms.deleted.mockRestore()
+      alarms.transactions.mockRestore()
     }
   })
 })

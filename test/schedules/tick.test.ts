@@ -9,6 +9,7 @@ import {
   eventsOf,
   openStream,
   pause,
+  RETAINED,
   SECOND,
   storedRow,
   T0,
@@ -125,8 +126,9 @@ describe("the alarm", () => {
     await until(() => seen.length === 1, "the alarm to deliver", 10_000)
     expect(seen[0]?.delivery).toMatchObject({ scheduleId: "soon", occurrence: 1, attempt: 1 })
     await pause()
-    expect(await storedRow(stream, "soon")).toMatchObject({ state: "completed" })
-    expect(await stream.alarm()).toBeNull()
+    const finished = await storedRow(stream, "soon")
+    expect(finished).toMatchObject({ state: "completed" })
+    expect(await stream.alarm()).toBe((finished.finished_at as number) + RETAINED)
   })
 
   it("keeps ticking through a backlog within one alarm, 32 rows at a time, until a batch comes back short", async () => {
@@ -153,7 +155,9 @@ describe("the alarm", () => {
     expect(counted).toEqual({ alarms: 1, claimed: [32, 32, 32, 4] })
     expect(new Set(seen.map((s) => s.delivery.scheduleId)).size).toBe(100)
     await pause()
-    expect(await stream.alarm()).toBeNull()
+    const first = await storedRow(stream, "b0")
+    expect(await stream.alarm()).toBeLessThanOrEqual((first.finished_at as number) + RETAINED)
+    expect(await stream.alarm()).toBeGreaterThan(Date.now() + RETAINED - 60 * SECOND)
   })
 
   it("re-arms for what is not yet due when it runs early", async () => {

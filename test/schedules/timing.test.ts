@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest"
 import { resetConsumers, script, seen } from "../support/consumers.ts"
-import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
+import { openStream, RETAINED, SECOND, T0, type TestStream, value } from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
@@ -121,7 +121,7 @@ describe("one-shots", () => {
 
     expect(await stream.tick(dueAt - 1)).toMatchObject({ claimed: 0, delivered: 0, alarm: dueAt })
     const report = await stream.tick(dueAt)
-    expect(report).toMatchObject({ claimed: 1, delivered: 1, alarm: null })
+    expect(report).toMatchObject({ claimed: 1, delivered: 1, alarm: dueAt + RETAINED })
 
     expect(deliveries()).toEqual([
       {
@@ -137,7 +137,7 @@ describe("one-shots", () => {
     ])
     expect(deliveries()[0]?.lateByMs).toBeLessThan(SECOND)
     expect(value(await stream.get("remind"))).toMatchObject({ state: "completed", occurrence: 1, attempts: 0 })
-    expect(await stream.alarm()).toBeNull()
+    expect(await stream.alarm()).toBe(dueAt + RETAINED)
 
     // A completed one-shot is never delivered again.
     expect(await stream.tick(dueAt + DAY)).toMatchObject({ claimed: 0, delivered: 0 })
@@ -154,7 +154,10 @@ describe("one-shots", () => {
     expect(set).toMatchObject({ nextAt: upsertedAt + 10 * MINUTE, timing: { kind: "after", afterMs: 10 * MINUTE } })
 
     expect(await stream.tick(upsertedAt + 10 * MINUTE - 1)).toMatchObject({ delivered: 0 })
-    expect(await stream.tick(upsertedAt + 10 * MINUTE)).toMatchObject({ delivered: 1, alarm: null })
+    expect(await stream.tick(upsertedAt + 10 * MINUTE)).toMatchObject({
+      delivered: 1,
+      alarm: upsertedAt + 10 * MINUTE + RETAINED,
+    })
     expect(deliveries()).toEqual([
       expect.objectContaining({
         scheduleId: "later",
@@ -239,6 +242,41 @@ describe("upsert", () => {
     expect(await eventTypes(stream, "sync")).toEqual(["schedule/set"])
   })
 
+  it.each([
+    { what: "extra whitespace", first: { cron: "0 9 * * *" }, again: { cron: "  0   9 * *  * " } },
+    { what: "a leading zero", first: { cron: "0 9 * * *" }, again: { cron: "00 09 * * *" } },
+    { what: "day names", first: { cron: "30 7 * * 1-5" }, again: { cron: "30 7 * * MON-FRI" } },
+    {
+      what: "UTC's other name",
+      first: { cron: "0 9 * * *", timezone: "UTC" },
+      again: { cron: "0 9 * * *", timezone: "Etc/UTC" },
+    },
+    {
+      what: "a zone in lower case",
+      first: { cron: "0 9 * * *", timezone: "Europe/Berlin" },
+      again: { cron: "0 9 * * *", timezone: "europe/berlin" },
+    },
+  ])("changes nothing for an equivalent timing written differently: $what", async ({ first, again }) => {
+    const stream = openStream("equivalent")
+    const definition = { id: "daily", consumer: "test.scripted" }
+    script.set("daily", ["retry"])
+    const due = value(await stream.upsert({ ...definition, ...first })).nextAt
+    // The occurrence is overdue and retrying: a real retime would reset its attempts and move it.
+    expect(await stream.tick(due)).toMatchObject({ retried: 1 })
+    const before = await stream.snapshot()
+    value(await stream.upsert({ ...definition, ...again }, due + 30 * MINUTE))
+    expect(await stream.snapshot()).toBe(before)
+    expect(value(await stream.get("daily"))).toMatchObject({ nextAt: due, attempts: 1 })
+  })
+
+  it("stores a cron with single spaces and the canonical zone name", async () => {
+    const stream = openStream("canonical")
+    const set = value(
+      await stream.upsert({ id: "c", consumer: "test.scripted", cron: " 0  9 * * * ", timezone: "Etc/UTC" }),
+    )
+    expect(set.timing).toEqual({ kind: "cron", cron: "0 9 * * *", timezone: "UTC" })
+  })
+
   it("updates a changed payload without moving next_at", async () => {
     const stream = openStream("payload")
     value(await stream.upsert(hourly))
@@ -290,7 +328,7 @@ describe("upsert", () => {
     const stream = openStream("restart-cancelled")
     value(await stream.upsert(hourly))
     value(await stream.cancel("sync", T0 + MINUTE))
-    expect(await stream.alarm()).toBeNull()
+    expect(await stream.alarm()).toBe(T0 + MINUTE + RETAINED)
 
     const restarted = value(await stream.upsert(hourly, T0 + 2 * MINUTE))
     expect(restarted).toMatchObject({ state: "scheduled", occurrence: 1, nextAt: T0 + 2 * MINUTE + HOUR })

@@ -1,7 +1,8 @@
+import { evictDurableObject } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { RECORD_RETRY_MS, RECORD_SLACK_MS, worthRecording } from "../../src/infra/schedules/recorder.ts"
+import { RECORD_RETRY_MS, RECORD_SLACK_MS, RETRY_META_KEY, worthRecording } from "../../src/infra/schedules/recorder.ts"
 import {
   alarmWatchdog,
   FAILED_NUDGE_RECHECK_MS,
@@ -12,7 +13,7 @@ import {
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
-import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
+import { openStream, RETAINED, SECOND, T0, type TestStream, value } from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
@@ -27,6 +28,9 @@ beforeEach(async () => {
     env.DB.prepare("DELETE FROM jobs_leases WHERE name = ?").bind(alarmWatchdog.name),
   ])
 })
+
+const listed = async (name: string) =>
+  (await env.DB.prepare("SELECT 1 FROM schedule_streams WHERE name = ?").bind(name).first()) !== null
 
 const recorded = (name: string) =>
   env.DB.prepare("SELECT next_eligible_at AS at FROM schedule_streams WHERE name = ?").bind(name).first("at")
@@ -210,7 +214,7 @@ describe("the directory entry", () => {
     await useDatabase(stream, env.DB)
   })
 
-  it("is written when the alarm moves earlier, later by more than a minute, or to nothing due", async () => {
+  it("is written when the alarm moves earlier or later by more than a minute, and goes when the stream is empty", async () => {
     const stream = openStream("moves")
     const d1 = failingD1(env.DB, () => false)
     await useDatabase(stream, d1.db)
@@ -233,11 +237,17 @@ describe("the directory entry", () => {
     // Later by 30 minutes: written.
     value(await stream.cancel("a"))
     expect([writes(), await recorded(stream.name)]).toEqual([4, T0 + HOUR])
+    // Nothing scheduled: the alarm waits for the first finished row to leave the retention window.
     value(await stream.cancel("hourly"))
-    expect(await stream.alarm()).toBeNull()
-    expect([writes(), await recorded(stream.name)]).toEqual([5, null])
+    expect(await stream.alarm()).toBe(T0 + RETAINED)
+    expect([writes(), await recorded(stream.name)]).toEqual([5, T0 + RETAINED])
     value(await stream.resume("hourly"))
     expect([writes(), await recorded(stream.name)]).toEqual([6, T0 + HOUR])
+    // A stream that holds nothing any more is forgotten: no alarm, no entry.
+    value(await stream.cancel("hourly"))
+    for (const id of ["hourly", "a", "b"]) value(await stream.remove(id))
+    expect(await stream.alarm()).toBeNull()
+    expect(await listed(stream.name)).toBe(false)
     await useDatabase(stream, env.DB)
   })
 
@@ -256,37 +266,51 @@ describe("the directory entry", () => {
     expect(STALE_AFTER_MS).toBeGreaterThan(RECORD_SLACK_MS)
   })
 
-  it("fails neither the upsert nor the tick when D1 fails, and a later arm writes it", async () => {
+  it("fails neither the upsert nor the tick when D1 fails, and converges through the stream's own alarm once D1 answers", async () => {
     const stream = openStream("directory-down")
+    // A daily cron at 07:00: T0 is 08:00, so the directory says tomorrow.
+    value(await stream.upsert({ id: "daily", consumer: "test.scripted", cron: "0 7 * * *" }))
+    expect(await recorded(stream.name)).toBe(T0 + 23 * HOUR)
+
+    // D1 blips while an upsert moves the alarm 23 hours earlier.
     const outage = failingD1(env.DB, (query) => query.includes("schedule_streams"))
     await useDatabase(stream, outage.db)
-
-    const reply = await stream.upsert({ id: "hourly", consumer: "test.scripted", every: "1 hour" })
-    expect(reply).toMatchObject({ ok: true, value: { state: "scheduled", nextAt: T0 + HOUR } })
-    expect(await stream.alarm()).toBe(T0 + HOUR)
-    expect(await recorded(stream.name)).toBeNull()
-
-    const report = await stream.tick(T0 + HOUR)
-    expect(report).toMatchObject({ delivered: 1, alarm: T0 + 2 * HOUR })
-    expect(report.error).toBeUndefined()
-    const notRecorded = logs.of("schedule stream alarm not recorded in the directory")
-    expect(notRecorded).toEqual([
-      expect.objectContaining({ level: "warn", stream: stream.name, next: T0 + HOUR, error: expect.any(String) }),
-      expect.objectContaining({ level: "warn", stream: stream.name, next: T0 + 2 * HOUR }),
+    const reply = await stream.upsert({ id: "soon", consumer: "test.scripted", at: T0 + 5 * MINUTE })
+    expect(reply).toMatchObject({ ok: true, value: { state: "scheduled", nextAt: T0 + 5 * MINUTE } })
+    expect(await recorded(stream.name)).toBe(T0 + 23 * HOUR)
+    expect(logs.of("schedule stream alarm not recorded in the directory")).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        stream: stream.name,
+        next: T0 + 5 * MINUTE,
+        retryAt: T0 + RECORD_RETRY_MS,
+        error: expect.stringContaining("D1_ERROR"),
+      }),
     ])
-    expect(notRecorded[0]?.error).toContain("D1_ERROR")
-    expect(directoryWrites(outage.calls)).toHaveLength(2)
+    // The stream's own alarm comes back for the entry, whatever else arms: the mark is durable.
+    expect(await stream.alarm()).toBe(T0 + RECORD_RETRY_MS)
+    await evictDurableObject(stream.stub)
+    await useDatabase(stream, outage.db)
+    // Within the wait, arms leave D1 alone: an outage cannot slow every tick by its bound.
+    expect(await stream.tick(T0 + SECOND)).toMatchObject({ claimed: 0, alarm: T0 + 5 * MINUTE })
+    expect(directoryWrites(outage.calls)).toHaveLength(1)
+    expect(await stream.alarm()).toBe(T0 + RECORD_RETRY_MS)
 
-    // Within RECORD_RETRY_MS of a failure, arms leave D1 alone: an outage cannot slow every tick by its bound.
-    expect(await stream.tick(T0 + HOUR + SECOND)).toMatchObject({ delivered: 0, alarm: T0 + 2 * HOUR })
-    expect(directoryWrites(outage.calls)).toHaveLength(2)
-
-    // D1 is back: the next arm past the wait, even an idle tick's, writes the entry it still owes.
+    // D1 is back; the retry alarm fires (an idle tick) and writes the entry it owes.
     await useDatabase(stream, env.DB)
-    expect(await stream.tick(T0 + HOUR + RECORD_RETRY_MS - 1)).toMatchObject({ delivered: 0 })
-    expect(await recorded(stream.name)).toBeNull()
-    const idle = await stream.tick(T0 + HOUR + RECORD_RETRY_MS + SECOND)
-    expect(idle).toMatchObject({ delivered: 0, alarm: T0 + 2 * HOUR })
-    expect(await recorded(stream.name)).toBe(T0 + 2 * HOUR)
+    expect(await stream.tick(T0 + RECORD_RETRY_MS)).toMatchObject({ claimed: 0, alarm: T0 + 5 * MINUTE })
+    expect(await recorded(stream.name)).toBe(T0 + 5 * MINUTE)
+    expect(await stream.alarm()).toBe(T0 + 5 * MINUTE)
+    expect(
+      await stream.inside((_, state) => state.storage.sql.exec("SELECT key FROM meta").toArray()),
+    ).not.toContainEqual({
+      key: RETRY_META_KEY,
+    })
+
+    // That alarm is then lost: the watchdog sees the entry go stale and nudges the stream.
+    await stream.inside((_, state) => state.storage.deleteAlarm())
+    const { asked } = await runWatchdog(T0 + 5 * MINUTE + STALE_AFTER_MS + MINUTE)
+    expect(asked).toEqual([stream.name])
+    expect(seen.map((s) => s.delivery.scheduleId)).toEqual(["soon"])
   })
 })

@@ -1,10 +1,13 @@
 import { env, runInDurableObject } from "cloudflare:test"
 import type { StreamRpc } from "../../src/infra/schedules/client.ts"
+import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract.ts"
 import type { ScheduleEvent, ScheduleStream } from "../../src/infra/schedules/index.ts"
 
 /** Far in the future, so that no real alarm fires in the middle of a test that drives time. */
 export const T0 = Date.UTC(2100, 0, 4, 8, 0)
 export const SECOND = 1_000
+/** A stream holding only finished rows keeps its alarm for the first of them to leave the retention window. */
+export const RETAINED = DEFAULT_RETENTION_MS
 
 let streams = 0
 /** A fresh stream per call, driven with an injected clock. */
@@ -17,12 +20,14 @@ export function openStream(prefix = "stream") {
   return {
     name,
     stub,
-    upsert: (definition: Record<string, unknown>, now = T0) => rpc.upsert(name, definition, { now }),
+    upsert: (definition: Record<string, unknown>, now = T0, options: { retentionMs?: number } = {}) =>
+      rpc.upsert(name, definition, { now, ...options }),
     get: (id: string) => rpc.get(name, id),
     list: (options: Parameters<StreamRpc["list"]>[1] = {}) => rpc.list(name, options),
     cancel: (id: string, now = T0) => rpc.cancel(name, id, { now }),
     resume: (id: string, now = T0) => rpc.resume(name, id, { now }),
     trigger: (id: string, now = T0) => rpc.trigger(name, id, { now }),
+    remove: (id: string, now = T0) => rpc.remove(name, id, { now }),
     events: (options: Parameters<StreamRpc["events"]>[1] = {}) => rpc.events(name, options),
     tick: (now: number) => rpc.tick(now),
     inside,
@@ -73,6 +78,7 @@ export interface StoredRow {
   claim_token: string | null
   attempts: number
   last_error: string | null
+  finished_at: number | null
 }
 
 export async function storedRow(stream: Pick<TestStream, "row">, id: string): Promise<StoredRow> {

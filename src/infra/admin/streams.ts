@@ -104,6 +104,16 @@ export const streamRoutes = new Hono<StreamEnv>()
   .post(...action("cancel", "Cancels a schedule: nothing more is delivered until it is resumed"))
   .post(...action("resume", "Resumes a cancelled or failed schedule from its next due time"))
   .post(...action("trigger", "Delivers the current occurrence now; the cadence is unchanged"))
+  .delete(
+    "/:stream/schedules/:id",
+    documented("Removes a finished or cancelled schedule now (a scheduled one: cancel it first)", 400, 404, 409),
+    validate("param", scheduleParam),
+    listed,
+    async (c) => {
+      const { stream, id } = c.req.valid("param")
+      return answer(c, await c.var.rpc.remove(stream, id), (schedule) => ({ removed: true, schedule }))
+    },
+  )
   .get(
     "/:stream/events",
     documented("A stream's newest events", 400, 404),

@@ -1,3 +1,4 @@
+import type { Duration } from "../duration.ts"
 import {
   assertName,
   encodePayload,
@@ -5,6 +6,7 @@ import {
   type ScheduleDefinition,
   ScheduleDefinitionError,
   type ScheduleState,
+  validateRetention,
 } from "./contract.ts"
 import type { ScheduleEvent } from "./events.ts"
 import type { Reply, ReplyError } from "./reply.ts"
@@ -32,28 +34,46 @@ export interface StreamClient {
   cancel(id: string): Promise<ScheduleView>
   resume(id: string): Promise<ScheduleView>
   trigger(id: string): Promise<ScheduleView>
+  /** Deletes a finished or cancelled schedule now; a scheduled one is refused (cancel it first). */
+  remove(id: string): Promise<ScheduleView>
   events(options?: { scheduleId?: string; limit?: number; before?: number }): Promise<ScheduleEvent[]>
 }
 
 // The methods as the class declares them: deriving the stub's RPC types is too deep for tsc.
-export type StreamRpc = Pick<ScheduleStream, "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "events">
+export type StreamRpc = Pick<
+  ScheduleStream,
+  "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "remove" | "events"
+>
+
+export interface StreamOptions {
+  /**
+   * How long finished schedules (completed, cancelled, failed) are kept after they finished:
+   * default 7 days, 0 keeps none, at most 366 days. Sent with each upsert; the stream keeps the last.
+   */
+  retention?: Duration
+}
 
 /** The stream's Durable Object, whose methods answer a Reply; the admin routes map it to HTTP. */
 export const streamRpc = (namespace: DurableObjectNamespace<ScheduleStream>, name: string) =>
   namespace.get(namespace.idFromName(name)) as unknown as StreamRpc
 
 /** A typed client for one stream: one ScheduleStream Durable Object, named by the stream. */
-export function stream(namespace: DurableObjectNamespace<ScheduleStream>, name: string): StreamClient {
+export function stream(
+  namespace: DurableObjectNamespace<ScheduleStream>,
+  name: string,
+  options: StreamOptions = {},
+): StreamClient {
   assertName("stream", name)
+  const upsertOptions = options.retention === undefined ? {} : { retentionMs: validateRetention(options.retention) }
   const stub = streamRpc(namespace, name)
   return {
     name,
     upsert: async (definition) => {
-      if (definition?.payload === undefined) return unwrap(await stub.upsert(name, definition))
+      if (definition?.payload === undefined) return unwrap(await stub.upsert(name, definition, upsertOptions))
       // Refused here with the field named, and sent as the plain JSON it is stored as: RPC cannot
       // clone some values JSON accepts (objects without a prototype).
       const payload = JSON.parse(encodePayload(definition.payload)) as Json
-      return unwrap(await stub.upsert(name, { ...definition, payload }))
+      return unwrap(await stub.upsert(name, { ...definition, payload }, upsertOptions))
     },
     get: async (id) => {
       const reply = (await stub.get(name, id)) as Reply<ScheduleView>
@@ -63,6 +83,7 @@ export function stream(namespace: DurableObjectNamespace<ScheduleStream>, name: 
     cancel: async (id) => unwrap(await stub.cancel(name, id)),
     resume: async (id) => unwrap(await stub.resume(name, id)),
     trigger: async (id) => unwrap(await stub.trigger(name, id)),
+    remove: async (id) => unwrap(await stub.remove(name, id)),
     events: async (options = {}) => unwrap(await stub.events(name, options)) as ScheduleEvent[],
   }
 }

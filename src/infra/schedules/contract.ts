@@ -1,4 +1,4 @@
-import { CronSyntaxError, isTimezone, parseCron } from "../cron.ts"
+import { CronSyntaxError, canonicalTimezone, isTimezone, parseCron } from "../cron.ts"
 import { type Duration, toMillis } from "../duration.ts"
 import { show } from "../show.ts"
 
@@ -10,6 +10,10 @@ export const MIN_EVERY_MS = 1_000
 /** The furthest ahead a schedule may be set: 10 years. */
 export const MAX_HORIZON_MS = 10 * 366 * 86_400_000
 export const MAX_ATTEMPTS_LIMIT = 1_000
+/** Finished schedules (completed, cancelled, failed) are kept this long after they finished, unless the stream says otherwise. */
+export const DEFAULT_RETENTION_MS = 7 * 86_400_000
+/** The longest retention window a stream may keep finished schedules for. */
+export const MAX_RETENTION_MS = 366 * 86_400_000
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type ScheduleState = "scheduled" | "completed" | "cancelled" | "failed"
@@ -54,6 +58,7 @@ export type ScheduleField =
   | "state"
   | "cursor"
   | "before"
+  | "retention"
 
 const DEFINITION_FIELDS = new Set<string>([
   "id",
@@ -160,7 +165,8 @@ function validateTiming(def: Record<string, unknown>, now: number): Timing {
         if (error instanceof CronSyntaxError) fail("cron", error.message)
         throw error
       }
-      return { kind: "cron", cron: (def.cron as string).trim(), timezone: timezone as string }
+      const cron = (def.cron as string).trim().split(/\s+/).join(" ")
+      return { kind: "cron", cron, timezone: canonicalTimezone(timezone as string) }
     }
   }
 }
@@ -178,6 +184,15 @@ function toInstant(value: unknown): number | undefined {
           ? Date.parse(value)
           : undefined
   return ms !== undefined && Number.isSafeInteger(ms) && ms >= 0 ? ms : undefined
+}
+
+/** A stream's retention window in milliseconds: 0 (keep no finished schedule) up to MAX_RETENTION_MS. */
+export function validateRetention(value: unknown): number {
+  const ms = toMillis(value)
+  if (ms === undefined || ms > MAX_RETENTION_MS) {
+    fail("retention", 'must be milliseconds or a string such as "7 days", from 0 up to 366 days')
+  }
+  return ms as number
 }
 
 /** JSON text of the payload; refuses what JSON cannot carry unchanged, and more than 64 KiB. */
@@ -215,4 +230,11 @@ export const sameSpec = (a: ScheduleSpec, b: ScheduleSpec) =>
   a.maxAttempts === b.maxAttempts &&
   sameTiming(a.timing, b.timing)
 
-export const sameTiming = (a: Timing, b: Timing) => JSON.stringify(a) === JSON.stringify(b)
+/** Compared as they behave, not as they are written: croner's parsed pattern, the canonical zone. */
+export function sameTiming(a: Timing, b: Timing): boolean {
+  if (a.kind !== "cron" || b.kind !== "cron") return JSON.stringify(a) === JSON.stringify(b)
+  return (
+    canonicalTimezone(a.timezone) === canonicalTimezone(b.timezone) &&
+    (a.cron === b.cron || parseCron(a.cron).key === parseCron(b.cron).key)
+  )
+}

@@ -4,10 +4,12 @@ import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "./contract
 import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "./events.ts"
 import { eligibleAt, isRecurring, type ScheduleRow, specOf, timingColumns } from "./row.ts"
 
-/** A pure transition's result: the row to write and the events to append with it. */
+/** A pure transition's result: the row to write (or delete) and the events to append with it. */
 export interface Change {
   row: ScheduleRow
   events: EventDraft[]
+  /** The row goes: `row` is what it was. */
+  removed?: true
 }
 
 /** A transition that writes nothing, with the reason when the caller asked for something refused. */
@@ -83,6 +85,7 @@ export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, no
       lastError: null,
       createdAt: now,
       updatedAt: now,
+      finishedAt: null,
     }
     return { row, events: [setEvent(row, "created")] }
   }
@@ -99,18 +102,28 @@ export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, no
       ...clearedAttempt,
       ...unclaimed,
       updatedAt: now,
+      finishedAt: null,
     }
     return { row, events: [setEvent(row, "restarted")] }
   }
   if (sameSpec(specOf(existing), spec)) return none(existing)
   if (sameTiming(specOf(existing).timing, spec.timing)) {
-    const row = { ...existing, ...columns, updatedAt: now }
+    // The timing stays as first written: another spelling of it is no change.
+    const row = {
+      ...existing,
+      consumer: spec.consumer,
+      payload: spec.payload,
+      maxAttempts: spec.maxAttempts,
+      updatedAt: now,
+    }
     return { row, events: [setEvent(row, "updated")] }
   }
   const due = firstDue(spec.timing, now)
-  // The occurrence counter stays; an in-flight delivery keeps its claim but cannot settle,
-  // since next_at no longer matches.
-  const row: ScheduleRow = { ...existing, ...columns, nextAt: due, cadenceAt: due, ...clearedAttempt, updatedAt: now }
+  // The occurrence counter stays. At a new due time it starts afresh, and an in-flight delivery
+  // cannot settle (next_at no longer matches); at the same due time its attempts stand, and an
+  // in-flight delivery settles under the new timing.
+  const attempt = due === existing.nextAt ? {} : clearedAttempt
+  const row: ScheduleRow = { ...existing, ...columns, nextAt: due, cadenceAt: due, ...attempt, updatedAt: now }
   return { row, events: [setEvent(row, "retimed")] }
 }
 
@@ -178,7 +191,10 @@ export const fenceHolds = (row: ScheduleRow | undefined, claim: Claim, now: numb
   row.occurrence === claim.occurrence &&
   row.nextAt === claim.nextAt
 
-/** Settles an attempt; a stale result (fence broken) writes nothing and emits nothing. */
+/**
+ * Settles an attempt on the row as stored now, so that timing, cadence and maxAttempts upserted
+ * while it was out apply; a stale result (fence broken) writes nothing and emits nothing.
+ */
 export function settle(row: ScheduleRow | undefined, claim: Claim, result: DeliveryResult, now: number): Transition {
   if (!fenceHolds(row, claim, now)) return none(row)
   const released = { ...row, ...unclaimed, updatedAt: now }
@@ -206,7 +222,7 @@ export function settle(row: ScheduleRow | undefined, claim: Claim, result: Deliv
 
   const reason = cutReason(result.reason)
   if (result.status === "terminal") {
-    const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason }
+    const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason, finishedAt: now }
     return { row: stopped, events: [failed({ terminal: true, reason })] }
   }
 
@@ -227,14 +243,14 @@ function exhaust(row: ScheduleRow, now: number, reason: string): Change {
     const skipped = { ...advance(released, now), lastError: reason }
     return { row: skipped, events: [failed({ skipped: true, reason, nextAt: skipped.nextAt })] }
   }
-  const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason }
+  const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason, finishedAt: now }
   return { row: stopped, events: [failed({ terminal: true, exhausted: true, reason })] }
 }
 
 /** Moves past the current occurrence: the next one on the cadence, or `completed` when there is none. */
 function advance(row: ScheduleRow, now: number): ScheduleRow {
   const due = isRecurring(row) ? nextDue(row, now) : undefined
-  if (due === undefined) return { ...row, state: "completed", ...clearedAttempt }
+  if (due === undefined) return { ...row, state: "completed", ...clearedAttempt, finishedAt: now }
   return { ...row, occurrence: row.occurrence + 1, nextAt: due, cadenceAt: due, ...clearedAttempt }
 }
 
@@ -247,6 +263,7 @@ export function cancel(row: ScheduleRow | undefined, now: number): Transition {
     retryAt: null,
     ...unclaimed,
     updatedAt: now,
+    finishedAt: now,
   }
   return {
     row: cancelled,
@@ -264,6 +281,7 @@ export function resume(row: ScheduleRow | undefined, now: number): Transition {
     ...clearedAttempt,
     ...unclaimed,
     updatedAt: now,
+    finishedAt: null,
   }
   return {
     row: resumed,
@@ -298,5 +316,16 @@ export function trigger(row: ScheduleRow | undefined, now: number): Transition {
         data: { cause: "triggered", occurrence: row.occurrence, nextAt: triggered.nextAt },
       },
     ],
+  }
+}
+
+/** Deletes a finished (completed, failed) or cancelled schedule now; a scheduled one is cancelled first. */
+export function remove(row: ScheduleRow | undefined, _now: number): Transition {
+  if (!row) return none(row)
+  if (row.state === "scheduled") return none(row, "schedule is scheduled: cancel it first")
+  return {
+    row,
+    removed: true,
+    events: [{ type: "schedule/removed", scheduleId: row.id, data: { occurrence: row.occurrence, from: row.state } }],
   }
 }

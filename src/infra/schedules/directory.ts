@@ -1,15 +1,9 @@
-import { lt, sql } from "drizzle-orm"
+import { eq, lt, sql } from "drizzle-orm"
 import { database, scheduleStreams } from "../db/index.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 
 /** How long an upsert waits for the directory before leaving the entry to a later upsert. */
 export const DIRECTORY_DEADLINE_MS = 5_000
-
-/** Records that a stream holds schedules (the admin view's list of streams); bounded in time. */
-export async function listStream(d1: D1Database, name: string, now: number): Promise<void> {
-  const insert = database(d1).insert(scheduleStreams).values({ name, listedAt: now }).onConflictDoNothing()
-  await bounded(Promise.resolve(insert))
-}
 
 /**
  * Records a stream's alarm time (null: nothing due) for the watchdog, listing the stream if it
@@ -26,6 +20,11 @@ export async function recordNextEligible(
     .values({ name, listedAt: now, nextEligibleAt })
     .onConflictDoUpdate({ target: scheduleStreams.name, set: { nextEligibleAt: sql`excluded.next_eligible_at` } })
   await bounded(Promise.resolve(upsert))
+}
+
+/** Forgets a stream that holds no schedule any more; a later upsert lists it again. Bounded in time. */
+export async function forgetStream(d1: D1Database, name: string): Promise<void> {
+  await bounded(Promise.resolve(database(d1).delete(scheduleStreams).where(eq(scheduleStreams.name, name))))
 }
 
 /**

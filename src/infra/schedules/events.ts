@@ -1,4 +1,10 @@
-export type EventType = "schedule/set" | "schedule/cancelled" | "schedule/fired" | "schedule/late" | "schedule/failed"
+export type EventType =
+  | "schedule/set"
+  | "schedule/cancelled"
+  | "schedule/fired"
+  | "schedule/late"
+  | "schedule/failed"
+  | "schedule/removed"
 
 /** An event the core asks the store to append in the same transaction as its row. */
 export interface EventDraft {

@@ -1,18 +1,20 @@
 import { MINUTE_MS } from "../duration.ts"
 import { describeError, logLine } from "../log.ts"
-import { recordNextEligible } from "./directory.ts"
+import { forgetStream, recordNextEligible } from "./directory.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** A later alarm is recorded once it is this much past the recorded one; the watchdog waits longer. */
 export const RECORD_SLACK_MS = MINUTE_MS
-/** After a failed write, arms skip the directory this long, so a D1 outage does not slow every tick by its bound. */
+/** After a failed write the entry is retried this much later, by the stream's own alarm if nothing sooner arms. */
 export const RECORD_RETRY_MS = 30_000
 /** The stream's meta key holding the value last written to the directory (JSON: a number or null). */
 export const RECORDED_META_KEY = "directory_next_eligible_at"
+/** The stream's meta key holding when a failed directory write is tried again; absent when none failed. */
+export const RETRY_META_KEY = "directory_retry_at"
 
 /**
  * True when the directory must learn `next`: nothing recorded yet, an earlier time, a change
- * to or from null (nothing due), or a time later by more than RECORD_SLACK_MS.
+ * to or from null (the stream is empty), or a time later by more than RECORD_SLACK_MS.
  */
 export function worthRecording(recorded: number | null | undefined, next: number | null): boolean {
   if (recorded === undefined) return true
@@ -21,17 +23,18 @@ export function worthRecording(recorded: number | null | undefined, next: number
 }
 
 /**
- * Keeps a stream's alarm time in the D1 directory for the watchdog, writing only when it moves
- * meaningfully: a stream of 1-second schedules writes about once a minute. The value last
- * written lives in the stream's meta, so deciding reads no D1. Never throws: a failed write is
- * logged and retried by an arm at least RECORD_RETRY_MS later, since the meta still holds the old value.
+ * Keeps a stream's entry in the D1 directory: its alarm time for the watchdog, written only when
+ * it moves meaningfully (a stream of 1-second schedules writes about once a minute), and no entry
+ * at all once the stream holds nothing (`next` null). The value last written lives in the stream's
+ * meta, so deciding reads no D1. Never throws: a failed write is logged and leaves a durable retry
+ * time, which the stream's alarm honours (see retryAt), so the entry converges once D1 answers.
  */
 export class AlarmRecorder {
   private stream: string | undefined
   private recorded: number | null | undefined
+  private retry: number | null = null
   private loaded = false
   private latest: number | null = null
-  private retryAfter = 0
   private queue: Promise<void> = Promise.resolve()
 
   constructor(
@@ -39,7 +42,13 @@ export class AlarmRecorder {
     private readonly d1: () => D1Database,
   ) {}
 
-  /** Records the alarm `next` (null: nothing due); `rewrite` writes it even when unchanged. */
+  /** When a failed write is due to be tried again (null: none failed); the alarm must not be later. */
+  retryAt(): number | null {
+    this.load()
+    return this.retry
+  }
+
+  /** Records the alarm `next` (null: the stream is empty); `rewrite` writes it even when unchanged. */
   record(next: number | null, now: number, rewrite = false): Promise<void> {
     this.latest = next
     // One write at a time, each of the latest alarm, so an older value never lands last.
@@ -47,27 +56,46 @@ export class AlarmRecorder {
     return this.queue
   }
 
+  private load(): void {
+    if (this.loaded) return
+    const recorded = this.store.meta(RECORDED_META_KEY)
+    const retry = this.store.meta(RETRY_META_KEY)
+    this.recorded = recorded === undefined ? undefined : (JSON.parse(recorded) as number | null)
+    this.retry = retry === undefined ? null : Number(retry)
+    this.loaded = true
+  }
+
   private async flush(now: number, rewrite: boolean): Promise<void> {
     const next = this.latest
     try {
       this.stream ??= this.store.meta("stream")
       if (this.stream === undefined) return
-      if (!this.loaded) {
-        const stored = this.store.meta(RECORDED_META_KEY)
-        this.recorded = stored === undefined ? undefined : (JSON.parse(stored) as number | null)
-        this.loaded = true
-      }
-      if (!rewrite && (!worthRecording(this.recorded, next) || now < this.retryAfter)) return
-      await recordNextEligible(this.d1(), this.stream, next, now)
+      this.load()
+      const retryDue = this.retry !== null && now >= this.retry
+      if (!rewrite && !retryDue && (this.retry !== null || !worthRecording(this.recorded, next))) return
+      if (next === null) await forgetStream(this.d1(), this.stream)
+      else await recordNextEligible(this.d1(), this.stream, next, now)
       this.store.setMeta(RECORDED_META_KEY, JSON.stringify(next))
+      if (this.retry !== null) this.store.deleteMeta(RETRY_META_KEY)
       this.recorded = next
+      this.retry = null
     } catch (error) {
-      this.retryAfter = now + RECORD_RETRY_MS
-      logLine("warn", "schedule stream alarm not recorded in the directory", {
-        stream: this.stream,
-        next,
-        error: describeError(error),
-      })
+      this.failed(now, next, error)
+    }
+  }
+
+  private failed(now: number, next: number | null, error: unknown): void {
+    this.retry = now + RECORD_RETRY_MS
+    logLine("warn", "schedule stream alarm not recorded in the directory", {
+      stream: this.stream,
+      next,
+      retryAt: this.retry,
+      error: describeError(error),
+    })
+    try {
+      this.store.setMeta(RETRY_META_KEY, String(this.retry))
+    } catch {
+      // Storage failing too: the in-memory retry time still moves this object's alarm.
     }
   }
 }

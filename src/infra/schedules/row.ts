@@ -27,6 +27,8 @@ export interface ScheduleRow {
   lastError: string | null
   createdAt: number
   updatedAt: number
+  /** When the row left `scheduled` (completed, cancelled or failed); retention counts from it. */
+  finishedAt: number | null
 }
 
 export const eligibleAt = (row: Pick<ScheduleRow, "nextAt" | "retryAt" | "claimUntil">) =>

@@ -5,7 +5,7 @@ import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "./events.t
 import type { ScheduleRow } from "./row.ts"
 
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 2
+export const SCHEMA_VERSION = 3
 
 /** Each version's statements, run once in order inside migrate()'s transaction. */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
@@ -59,6 +59,12 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     DROP TABLE events;
     ALTER TABLE event_ring RENAME TO events;
   `,
+  // Finished rows are deleted after the stream's retention window, oldest first (see retention.ts).
+  3: `
+    ALTER TABLE schedules ADD COLUMN finished_at INTEGER;
+    UPDATE schedules SET finished_at = updated_at WHERE state != 'scheduled';
+    CREATE INDEX schedules_finished ON schedules (finished_at, id) WHERE state != 'scheduled';
+  `,
 }
 
 export class SchemaVersionError extends Error {
@@ -71,8 +77,6 @@ export interface RowCounts {
 }
 
 type SqlRow = Record<string, SqlStorageValue>
-
-export type Fence = Pick<ScheduleRow, "state" | "occurrence" | "nextAt" | "claimUntil" | "claimToken" | "maxAttempts">
 
 /** Each changeable field's column (the id never changes). */
 const COLUMN_OF: Readonly<Record<Exclude<keyof ScheduleRow, "id">, string>> = {
@@ -95,18 +99,11 @@ const COLUMN_OF: Readonly<Record<Exclude<keyof ScheduleRow, "id">, string>> = {
   lastError: "last_error",
   createdAt: "created_at",
   updatedAt: "updated_at",
+  finishedAt: "finished_at",
 }
 
 type Field = keyof typeof COLUMN_OF
 const FIELDS = Object.keys(COLUMN_OF) as Field[]
-const FENCE_FIELDS: ReadonlyArray<keyof Fence> = [
-  "state",
-  "occurrence",
-  "nextAt",
-  "claimUntil",
-  "claimToken",
-  "maxAttempts",
-]
 const COLUMNS = `id, ${FIELDS.map((field) => COLUMN_OF[field]).join(", ")}`
 // An upsert of the whole row; created_at is kept from the first insert.
 const PUT = `INSERT INTO schedules (${COLUMNS}) VALUES (?, ${FIELDS.map(() => "?").join(", ")})
@@ -122,6 +119,8 @@ const fieldsOf = <F extends Field>(r: SqlRow, fields: readonly F[]) =>
 export class ScheduleStore {
   readonly counts: RowCounts = { rowsRead: 0, rowsWritten: 0 }
   private readonly log = new EventLog((query, ...bindings) => this.exec(query, ...bindings))
+  /** The earliest finished_at (null: no finished row), kept across calls; undefined until read. */
+  private earliestFinish: number | null | undefined
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
@@ -138,6 +137,7 @@ export class ScheduleStore {
       return this.storage.transactionSync(work)
     } catch (error) {
       this.log.forget()
+      this.earliestFinish = undefined
       throw error
     }
   }
@@ -173,29 +173,32 @@ export class ScheduleStore {
     )
   }
 
+  deleteMeta(key: string): void {
+    this.exec("DELETE FROM meta WHERE key = ?", key)
+  }
+
   get(id: string): ScheduleRow | undefined {
     const [row] = this.exec(`SELECT ${COLUMNS} FROM schedules WHERE id = ?`, id)
     return row ? toRow(row) : undefined
   }
 
   /**
-   * What the settlement fence compares, as stored now (a result is written only if these still
-   * match its claim), and maxAttempts, the one rule an upsert may change while a claim is out.
-   */
-  fence(id: string): Fence | undefined {
-    const columns = FENCE_FIELDS.map((field) => COLUMN_OF[field]).join(", ")
-    const [row] = this.exec(`SELECT ${columns} FROM schedules WHERE id = ?`, id)
-    return row && fieldsOf(row, FENCE_FIELDS)
-  }
-
-  /**
-   * Writes a transition's row and events; call inside transaction(). Given the row as it was
-   * read, only the columns that changed are written.
+   * Writes a transition's row (or deletes it) and its events; call inside transaction(). Given
+   * the row as it was read, only the columns that changed are written.
    */
   apply(change: Change, now: number, before?: ScheduleRow): void {
-    if (before) this.update(before, change.row)
+    if (change.removed) this.exec("DELETE FROM schedules WHERE id = ?", change.row.id)
+    else if (before) this.update(before, change.row)
     else this.put(change.row)
     this.append(change.events, now)
+    this.noteFinish(before?.finishedAt ?? null, change.removed ? null : change.row.finishedAt)
+  }
+
+  /** Keeps earliestFinish exact without a read: a new finish can only lower it; losing the earliest forgets it. */
+  private noteFinish(before: number | null, after: number | null): void {
+    if (before === after || this.earliestFinish === undefined) return
+    if (before !== null && before <= (this.earliestFinish ?? before)) this.earliestFinish = undefined
+    else if (after !== null) this.earliestFinish = Math.min(after, this.earliestFinish ?? after)
   }
 
   /** Writes the columns of `after` that differ from `before`, the same row as read in this transaction. */
@@ -232,6 +235,33 @@ export class ScheduleStore {
       "SELECT eligible_at FROM schedules WHERE state = 'scheduled' ORDER BY eligible_at, id LIMIT 1",
     )
     return row?.eligible_at
+  }
+
+  /** The earliest finish time of a finished row (null: none), through the partial finished index, read once. */
+  firstFinishedAt(): number | null {
+    if (this.earliestFinish === undefined) {
+      const [row] = this.exec<{ finished_at: number }>(
+        "SELECT finished_at FROM schedules WHERE state != 'scheduled' ORDER BY finished_at, id LIMIT 1",
+      )
+      this.earliestFinish = row?.finished_at ?? null
+    }
+    return this.earliestFinish
+  }
+
+  /** Deletes at most `limit` finished rows that finished at or before `before`, oldest first; answers how many. */
+  deleteFinished(before: number, limit: number): number {
+    this.earliestFinish = undefined
+    return this.exec(
+      `DELETE FROM schedules WHERE id IN (SELECT id FROM schedules WHERE state != 'scheduled' AND finished_at <= ?
+         ORDER BY finished_at, id LIMIT ?) RETURNING id`,
+      before,
+      limit,
+    ).length
+  }
+
+  /** True when the stream holds no schedule at all, in any state. */
+  isEmpty(): boolean {
+    return this.exec("SELECT 1 AS one FROM schedules LIMIT 1").length === 0
   }
 
   list(options: { state?: ScheduleState; limit: number; cursor?: string }): ScheduleRow[] {

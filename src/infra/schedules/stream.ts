@@ -1,12 +1,20 @@
 import { DurableObject } from "cloudflare:workers"
 import { consumers } from "../../consumers.ts"
 import { describeError, logLine } from "../log.ts"
-import { NAME, NAME_RULE, ScheduleDefinitionError, type ScheduleState, STATES, validateDefinition } from "./contract.ts"
+import {
+  NAME,
+  NAME_RULE,
+  ScheduleDefinitionError,
+  type ScheduleState,
+  STATES,
+  validateDefinition,
+  validateRetention,
+} from "./contract.ts"
 import * as core from "./core.ts"
-import { listStream } from "./directory.ts"
 import type { ScheduleEvent } from "./events.ts"
 import { AlarmRecorder } from "./recorder.ts"
 import { ok, type Reply, refuse } from "./reply.ts"
+import { Retention } from "./retention.ts"
 import type { ScheduleRow } from "./row.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { BATCH_SIZE, Ticker, type TickReport } from "./tick.ts"
@@ -30,20 +38,29 @@ export interface ClockOverride {
   now?: number
 }
 
+/** An upsert's options: the clock, and the stream's retention window as its caller declares it. */
+export interface UpsertOptions extends ClockOverride {
+  /** Milliseconds finished schedules are kept (0: none); unset leaves the stream's window as it is. */
+  retentionMs?: number
+}
+
 /**
  * One stream of schedules: its SQLite holds the rows and events, its one alarm is the
  * smallest eligible_at. A thin shell: the rules live in core.ts, the SQL in store.ts.
  */
 export class ScheduleStream extends DurableObject<Env> {
   private readonly store: ScheduleStore
+  private readonly retention: Retention
   private readonly ticker: Ticker
   private refusal: Error | undefined
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.store = new ScheduleStore(ctx.storage)
+    this.retention = new Retention(this.store)
     // The recorder reads this.env at each write, so a test may swap the stream's D1.
-    this.ticker = new Ticker(this.store, ctx.storage, env, new AlarmRecorder(this.store, () => this.env.DB))
+    const recorder = new AlarmRecorder(this.store, () => this.env.DB)
+    this.ticker = new Ticker(this.store, ctx.storage, env, recorder, this.retention)
     ctx.blockConcurrencyWhile(async () => {
       this.migrate()
     })
@@ -67,26 +84,34 @@ export class ScheduleStream extends DurableObject<Env> {
     return this.migrate()
   }
 
-  async upsert(stream: string, definition: unknown, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
-    const now = this.injected(clock.now) ?? Date.now()
+  async upsert(stream: string, definition: unknown, options: UpsertOptions = {}): Promise<Reply<ScheduleView>> {
+    const now = this.injected(options.now) ?? Date.now()
     const problem = this.check(stream)
     if (problem) return problem
     let spec: ReturnType<typeof validateDefinition>
+    let retentionMs: number | undefined
     try {
       spec = validateDefinition(definition, now, (name) => consumers.get(name) !== undefined)
+      if (options.retentionMs !== undefined) retentionMs = validateRetention(options.retentionMs)
     } catch (error) {
       if (error instanceof ScheduleDefinitionError) return refuse("invalid", error.message, error.field)
       throw error
     }
-    const transition = this.store.transaction(() => {
-      if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
-      const existing = this.store.get(spec.id)
-      const upserted = core.upsert(existing, spec, now)
-      if (core.changed(upserted)) this.store.apply(upserted, now, existing)
-      return upserted
-    })
+    let transition: core.Transition
+    try {
+      transition = this.store.transaction(() => {
+        if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
+        if (retentionMs !== undefined) this.retention.set(retentionMs)
+        const existing = this.store.get(spec.id)
+        const upserted = core.upsert(existing, spec, now)
+        if (core.changed(upserted)) this.store.apply(upserted, now, existing)
+        return upserted
+      })
+    } catch (error) {
+      this.retention.forget()
+      throw error
+    }
     await this.ticker.rearm(now)
-    await this.listInDirectory(stream, now)
     return ok(viewOf(stream, transition.row as NonNullable<typeof transition.row>))
   }
 
@@ -127,6 +152,11 @@ export class ScheduleStream extends DurableObject<Env> {
 
   async trigger(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
     return this.transition(stream, id, core.trigger, clock)
+  }
+
+  /** Deletes a finished or cancelled schedule now (a scheduled one is refused: cancel it first). */
+  async remove(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.remove, clock)
   }
 
   async events(
@@ -180,8 +210,8 @@ export class ScheduleStream extends DurableObject<Env> {
     try {
       // The directory named this object after the stream, so it is bound to it even when empty.
       if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
-      const due = this.store.nextEligibleAt()
-      if (due !== undefined && due <= now) {
+      const due = Math.min(this.store.nextEligibleAt() ?? Infinity, this.retention.nextSweepAt() ?? Infinity)
+      if (due <= now) {
         const report = await this.tick(clock.now)
         return ok({ ticked: true, alarm: report.alarm, delivered: report.delivered, error: report.error ?? null })
       }
@@ -232,17 +262,6 @@ export class ScheduleStream extends DurableObject<Env> {
 
   private checkId(id: string): Reply<never> | undefined {
     return isName(id) ? undefined : refuse("invalid", `id ${NAME_RULE}`, "id")
-  }
-
-  /** Lists the stream in the D1 directory once; a D1 failure is logged and retried by a later upsert. */
-  private async listInDirectory(stream: string, now: number): Promise<void> {
-    if (this.store.meta("listed") === "1") return
-    try {
-      await listStream(this.env.DB, stream, now)
-      this.store.setMeta("listed", "1")
-    } catch (error) {
-      logLine("warn", "schedule stream not yet listed in the directory", { stream, error: describeError(error) })
-    }
   }
 }
 

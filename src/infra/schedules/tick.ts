@@ -5,6 +5,7 @@ import type { Delivery } from "./consumer.ts"
 import * as core from "./core.ts"
 import { dispatch } from "./dispatch.ts"
 import type { AlarmRecorder } from "./recorder.ts"
+import type { Retention } from "./retention.ts"
 import type { ScheduleRow } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
 import { idempotencyKey } from "./view.ts"
@@ -15,7 +16,7 @@ export const BATCH_SIZE = 32
 export const YIELD_AFTER_MS = 30_000
 export const RECOVERY_FIRST_MS = 1_000
 export const RECOVERY_MAX_MS = 60_000
-/** The lease of a claim whose consumer is no longer declared: it fails at once anyway. */
+/** The lease of a claim whose consumer is not declared (a rolling deploy): it is retried at once anyway. */
 const UNDECLARED_CONSUMER_LEASE_MS = 60_000
 
 export interface TickReport {
@@ -29,6 +30,8 @@ export interface TickReport {
   stale: number
   /** Deliveries still running when the tick yielded; they settle on their own. */
   inFlight: number
+  /** Finished rows deleted because they fell out of the stream's retention window. */
+  swept: number
   alarm: number | null
   error?: string
   rowsRead: number
@@ -59,24 +62,23 @@ export class Ticker {
     private readonly storage: DurableObjectStorage,
     private readonly env: Env,
     private readonly recorder: AlarmRecorder,
+    private readonly retention: Retention,
   ) {}
 
   /** Never throws: a storage error is logged and arms one recovery alarm (1 s doubling to 60 s). */
   async tick(at: number | undefined, refusal: Error | undefined): Promise<TickReport> {
-    const started = Date.now()
-    // An injected `at` moves the whole tick in time; real elapsed time still passes within it.
-    const base = at ?? started
-    const clock = () => base + (Date.now() - started)
+    // One clock per tick: an injected time (tests) stands for the whole tick, with no real time mixed in.
+    const clock = at === undefined ? Date.now : () => at
     const before = { ...this.store.counts }
     const report: TickReport = {
-      // Selection and claims use exactly the tick's time; later steps see time pass.
-      now: base,
+      now: clock(),
       claimed: 0,
       delivered: 0,
       retried: 0,
       failed: 0,
       stale: 0,
       inFlight: 0,
+      swept: 0,
       alarm: null,
       rowsRead: 0,
       rowsWritten: 0,
@@ -101,6 +103,8 @@ export class Ticker {
         if (error) throw error
         this.recoveryMs = 0
       }
+      // Finished rows past the retention window go, a bounded batch per tick that runs anyway.
+      report.swept = this.retention.sweep(report.now)
       report.alarm = await this.arm(clock())
     } catch (error) {
       report.error = describeError(error)
@@ -108,20 +112,28 @@ export class Ticker {
     }
     report.rowsRead = this.store.counts.rowsRead - before.rowsRead
     report.rowsWritten = this.store.counts.rowsWritten - before.rowsWritten
-    if (report.claimed > 0) logLine("info", "schedule.tick", { stream: this.stream, ...report })
+    if (report.claimed > 0 || report.swept > 0) logLine("info", "schedule.tick", { stream: this.stream, ...report })
     return report
   }
 
   /**
-   * Sets the alarm to the smallest eligible_at, touching storage only when it changes, and
-   * records it in the D1 directory when it moved meaningfully (or always, with `rewrite`).
+   * Sets the alarm to the smallest eligible_at (or the next retention sweep), touching storage only
+   * when it changes, and records it in the D1 directory when it moved meaningfully (or always, with
+   * `rewrite`). A directory write that fails is retried by this alarm, so the alarm moves to it.
    */
   async arm(now = Date.now(), rewrite = false): Promise<number | null> {
-    const armed = this.arming.then(() => this.setAlarm(now))
-    this.arming = armed.catch(() => undefined)
-    const next = await armed
+    const next = await this.serially(() => this.setAlarm(now))
+    const retry = this.recorder.retryAt()
     await this.recorder.record(next, now, rewrite)
+    if (this.recorder.retryAt() !== retry) await this.serially(() => this.setAlarm(now))
     return next
+  }
+
+  /** Arms run one after another, each reading storage at its own turn. */
+  private serially<T>(arm: () => Promise<T>): Promise<T> {
+    const armed = this.arming.then(arm)
+    this.arming = armed.catch(() => undefined)
+    return armed
   }
 
   /** arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. */
@@ -129,27 +141,33 @@ export class Ticker {
     return this.arm(now).catch((error) => this.recover(error, now))
   }
 
+  /** Sets the stream's one alarm; answers the time the directory records (without a directory retry). */
   private async setAlarm(now: number): Promise<number | null> {
     const current = await this.storage.getAlarm()
     // Read after the await, so a settlement that landed meanwhile is seen.
-    let next = this.store.nextEligibleAt() ?? null
+    let due = this.store.nextEligibleAt() ?? null
     // With every dispatch slot taken, due rows wait for a slot; a late answer re-arms sooner.
-    if (next !== null && this.inFlight >= BATCH_SIZE) next = Math.max(next, now + this.yieldAfterMs)
-    if (next === null && current !== null) await this.storage.deleteAlarm()
-    else if (next !== null && current !== next) await this.storage.setAlarm(next)
+    if (due !== null && this.inFlight >= BATCH_SIZE) due = Math.max(due, now + this.yieldAfterMs)
+    const next = earliest(due, this.retention.nextSweepAt())
+    const alarm = earliest(next, this.recorder.retryAt())
+    if (alarm === null && current !== null) await this.storage.deleteAlarm()
+    else if (alarm !== null && current !== alarm) await this.storage.setAlarm(alarm)
     return next
   }
 
   /**
    * Selects and claims the due rows in one transaction, each rechecked by the core against what
-   * the selection saw. A storage error claims none of them.
+   * the selection saw. A storage error claims none of them. An idle tick (nothing due) only reads.
    */
   private claimDue(now: number, room: number): { claims: Claimed[]; error?: unknown } {
     if (room <= 0) return { claims: [] }
     try {
+      // Synchronous from here to the commit: no other call runs between this read and the claims.
+      const due = this.store.selectDue(now, room)
+      if (due.length === 0) return { claims: [] }
       const claims = this.store.transaction(() => {
         const claimed: Claimed[] = []
-        for (const row of this.store.selectDue(now, room)) {
+        for (const row of due) {
           const seen = { id: row.id, occurrence: row.occurrence, nextAt: row.nextAt, attempts: row.attempts }
           const lost = core.expireLost(row, seen, now)
           if (lost) {
@@ -191,7 +209,7 @@ export class Ticker {
       this.inFlight--
     }
     try {
-      const transition = this.settle(row, stream, claim, result, clock())
+      const transition = this.settle(stream, claim, result, clock())
       // After the tick yielded, this delivery is counted under inFlight in its report.
       if (late.yielded) await this.rearm(clock())
       else if (!core.changed(transition)) report.stale++
@@ -206,12 +224,8 @@ export class Ticker {
 
   private deliver(stream: string, row: ScheduleRow, startedAt: number): Promise<core.DeliveryResult> {
     const consumer = consumers.get(row.consumer)
-    if (!consumer) {
-      return Promise.resolve({
-        status: "terminal",
-        reason: `consumer "${row.consumer}" is not declared in src/consumers.ts`,
-      })
-    }
+    // A rolling deploy may briefly lack a consumer: retried on the normal backoff, never failed for good.
+    if (!consumer) return Promise.resolve({ status: "retry", reason: `unknown consumer "${row.consumer}"` })
     const delivery: Delivery = {
       stream,
       scheduleId: row.id,
@@ -226,14 +240,13 @@ export class Ticker {
   }
 
   /**
-   * Writes an attempt's result only if the fence still holds, in one transaction. The fence is
-   * read from storage; the rest of the row is the claimed one, and only the columns the result
-   * changes are written, so a payload or consumer upserted meanwhile is kept.
+   * Writes an attempt's result only if the fence still holds, in one transaction, advancing the
+   * row as stored now (an upsert while the claim was out may have changed its timing or rules);
+   * only the columns the result changes are written.
    */
-  private settle(claimed: ScheduleRow, stream: string, claim: core.Claim, result: core.DeliveryResult, now: number) {
+  private settle(stream: string, claim: core.Claim, result: core.DeliveryResult, now: number) {
     const transition = this.store.transaction(() => {
-      const fence = this.store.fence(claim.id)
-      const row = fence && { ...claimed, ...fence }
+      const row = this.store.get(claim.id)
       const settled = core.settle(row, claim, result, now)
       if (core.changed(settled)) this.store.apply(settled, now, row)
       return settled
@@ -273,3 +286,7 @@ export class Ticker {
     }
   }
 }
+
+/** The earlier of two optional times. */
+const earliest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.min(a, b)
