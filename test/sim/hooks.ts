@@ -1,25 +1,24 @@
 import type { Claim, DeliveryResult, Transition } from "../../src/infra/schedules/core.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
-import type { Fence } from "../../src/infra/schedules/store.ts"
 import type { ScheduleStream } from "../../src/infra/schedules/stream.ts"
 
 /** The ticker's private parts the simulator hooks into (src/infra/schedules/tick.ts). */
 interface TickerInternals {
   yieldAfterMs: number
   recoveryMs: number
-  settle(claimed: ScheduleRow, stream: string, claim: Claim, result: DeliveryResult, now: number): Transition
+  settle(stream: string, claim: Claim, result: DeliveryResult, now: number): Transition
   claimDue(now: number, room: number): { claims: Array<{ row: ScheduleRow; claim: Claim }>; error?: unknown }
   afterSettling(error: unknown, clock: () => number): Promise<void>
   arm(...args: unknown[]): Promise<number | null>
   recover(error: unknown, now: number): Promise<number | null>
   /** The D1 directory's copy of the alarm (src/infra/schedules/recorder.ts), where present. */
-  recorder?: { record(next: number | null, now: number, rewrite?: boolean): Promise<void> }
+  recorder?: { record(next: number | null, now: number, rewrite?: boolean): Promise<void>; retryAt(): number | null }
 }
 
 /** A ScheduleStream as the simulator drives it: its RPC methods and the internals it watches. */
-export type StreamInternals = Pick<ScheduleStream, "upsert" | "cancel" | "resume" | "trigger" | "tick"> & {
+export type StreamInternals = Pick<ScheduleStream, "upsert" | "cancel" | "resume" | "trigger" | "remove" | "tick"> & {
   ticker: TickerInternals
-  store: { fence(id: string): Fence | undefined }
+  store: { get(id: string): ScheduleRow | undefined }
   refusal: Error | undefined
   /** Migrates again after a transient refusal; answers the refusal that remains. */
   ready(): Error | undefined
@@ -46,7 +45,7 @@ export function hookStream(stream: StreamInternals, hooks: TickerHooks): void {
   const ticker = stream.ticker
   ticker.yieldAfterMs = hooks.yieldAfterMs
   // The D1 directory lies outside the object: the simulation keeps to the stream's own storage.
-  if (ticker.recorder) ticker.recorder = { record: () => Promise.resolve() }
+  if (ticker.recorder) ticker.recorder = { record: () => Promise.resolve(), retryAt: () => null }
   const claimDue = ticker.claimDue.bind(ticker)
   ticker.claimDue = (now, room) => {
     hooks.claiming()
@@ -55,8 +54,7 @@ export function hookStream(stream: StreamInternals, hooks: TickerHooks): void {
     return out
   }
   const settle = ticker.settle.bind(ticker)
-  ticker.settle = (claimed, name, claim, result, now) =>
-    hooks.settle(() => settle(claimed, name, claim, result, now), claim, result, now)
+  ticker.settle = (name, claim, result, now) => hooks.settle(() => settle(name, claim, result, now), claim, result, now)
   const afterSettling = ticker.afterSettling.bind(ticker)
   ticker.afterSettling = (error, clock) => {
     const done = afterSettling(error, clock)
@@ -81,9 +79,9 @@ export function hookStream(stream: StreamInternals, hooks: TickerHooks): void {
   }
   const forge = hooks.forge
   if (forge) {
-    const fence = stream.store.fence.bind(stream.store)
-    stream.store.fence = (id) => {
-      const row = fence(id)
+    const get = stream.store.get.bind(stream.store)
+    stream.store.get = (id) => {
+      const row = get(id)
       const claim = forge()
       if (!row || claim?.id !== id || row.claimToken === null) return row
       return { ...row, claimToken: claim.token, claimUntil: Math.max(row.claimUntil ?? 0, claim.claimUntil) }

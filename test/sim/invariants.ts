@@ -1,3 +1,4 @@
+import { SWEEP_BATCH } from "../../src/infra/schedules/retention.ts"
 import type { TickReport } from "../../src/infra/schedules/tick.ts"
 import { BATCH_SIZE } from "../../src/infra/schedules/tick.ts"
 import { consumers, type Seen } from "../support/consumers.ts"
@@ -28,13 +29,28 @@ export interface StepRecord {
   settlements: Settlement[]
   /** Attempts whose answer or deadline came in this step: each must have settled. */
   due: Attempt[]
+  /** The stream's retention window for finished rows when the step began, and after it (an upsert may set it). */
+  retention: number
+  retentionAfter: number
   faultFired: boolean
   refusing: boolean
   inFlight: number
 }
 
 const show = (value: unknown) => JSON.stringify(value)
-const TYPES = new Set(["schedule/set", "schedule/cancelled", "schedule/fired", "schedule/late", "schedule/failed"])
+const TYPES = new Set([
+  "schedule/set",
+  "schedule/cancelled",
+  "schedule/fired",
+  "schedule/late",
+  "schedule/failed",
+  "schedule/removed",
+])
+/** The claim of a consumer the deploy lacks (tick.ts): its delivery is retried at once anyway. */
+const MISSING_CONSUMER_LEASE_MS = 60_000
+
+/** When a finished row leaves the retention window (undefined: it is not finished). */
+const sweepAt = (row: Row, window: number) => (row.finished_at === null ? undefined : row.finished_at + window)
 
 function checkRows(r: StepRecord, model: Model): void {
   for (const row of r.post.values()) {
@@ -44,6 +60,8 @@ function checkRows(r: StepRecord, model: Model): void {
     if (row.state !== "scheduled" && (claimed || row.retry_at !== null))
       model.fail("row", `${row.id} is ${row.state} but keeps a claim or retry: ${show(row)}`)
     if (row.occurrence < 1 || row.attempts < 0) model.fail("row", `${row.id} counters out of range: ${show(row)}`)
+    if ((row.state === "scheduled") !== (row.finished_at === null))
+      model.fail("row", `${row.id} is ${row.state} with finished_at ${row.finished_at}`)
     if (claimed) {
       // At most one live claim per row: the stored token is the one claim that may still settle.
       const attempt = model.attempts.get(row.claim_token as string)
@@ -78,14 +96,16 @@ function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
   if ((complete && t.report.error !== undefined) || (r.refusing && t.report.error === undefined))
     model.fail("report", `tick error ${t.report.error} with fault ${r.faultFired} refusing ${r.refusing}`)
 
-  t.claimed.forEach((attempt, i) => {
+  t.claimed.forEach((attempt) => {
     const before = r.pre.get(attempt.id) as Row
-    const delivery = t.deliveries[i]?.delivery
+    const delivery = t.deliveries.find((d) => d.delivery.scheduleId === attempt.id)?.delivery
+    if (attempt.missing && delivery)
+      model.fail("missing-consumer", `${attempt.id} was delivered to a consumer the deploy lacks`)
     model.counters.deliveries++
     if (model.stopped.has(attempt.id)) model.fail("after-stop", `${attempt.id} delivered while stopped`)
     if (before.claim_until !== null && before.claim_until > t.at)
       model.fail("claim", `${attempt.id} claimed at ${t.at} while another claim was live until ${before.claim_until}`)
-    const lease = consumers.get(before.consumer)?.leaseMs as number
+    const lease = attempt.missing ? MISSING_CONSUMER_LEASE_MS : (consumers.get(before.consumer)?.leaseMs as number)
     if (attempt.attempts !== before.attempts + 1 || attempt.claimUntil !== t.at + lease)
       model.fail(
         "claim",
@@ -109,21 +129,55 @@ function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
       model.fail("delivery", `expected ${show(expected)}, delivered ${show(got)}`)
   })
   // Claims made before a storage error are still delivered (tick.ts claimDue).
-  if (t.deliveries.length !== t.claimed.length) {
-    const ids = t.claimed.slice(t.deliveries.length).map((a) => a.id)
+  const dispatched = t.claimed.filter((a) => !a.missing)
+  if (t.deliveries.length !== dispatched.length) {
+    const delivered = new Set(t.deliveries.map((d) => d.delivery.scheduleId))
+    const ids = dispatched.filter((a) => !delivered.has(a.id)).map((a) => a.id)
     model.fail(
       r.faultFired ? "undelivered-claim" : "delivery",
       `tick at ${t.at} claimed [${ids}] and never dispatched them (report ${show(t.report)})`,
     )
   }
 
-  // An idle tick (nothing due) opens no write transaction.
-  const due = [...r.pre.values()].filter((row) => row.state === "scheduled" && row.eligible_at <= t.at)
+  checkSweep(r, t, model, complete)
+
+  // An idle tick (nothing due, nothing to sweep) opens no write transaction.
+  const due = [...r.pre.values()].filter(
+    (row) => (row.state === "scheduled" && row.eligible_at <= t.at) || (sweepAt(row, r.retention) ?? Infinity) <= t.at,
+  )
   if (due.length === 0 && r.settlements.length === 0) {
     model.counters.idleTicks++
     if (t.report.claimed !== 0 || t.report.rowsWritten !== 0 || r.events.length > 0)
       model.fail("idle", `idle tick at ${t.at} wrote: ${show(t.report)}`)
     for (const [id, row] of r.post) if (!sameRow(row, r.pre.get(id))) model.fail("idle", `idle tick changed ${id}`)
+  }
+}
+
+/** A tick deletes only finished rows out of the retention window, at most SWEEP_BATCH, and leaves none it could take. */
+function checkSweep(r: StepRecord, t: TickRecord, model: Model, complete: boolean): void {
+  // A row this tick finished (a settlement, or a lost last attempt given up at its claim) may leave at once, with a window of 0.
+  const settled = new Map(r.settlements.flatMap((s) => (s.after ? [[s.after.id, s.after] as const] : [])))
+  const lost = (row: Row) =>
+    row.state === "scheduled" &&
+    row.max_attempts !== null &&
+    row.attempts >= row.max_attempts &&
+    row.eligible_at <= t.at
+  const finishedBy = (row: Row): Row =>
+    settled.get(row.id) ?? (lost(row) ? { ...row, state: "failed", finished_at: t.at } : row)
+  const gone = [...r.pre.values()].filter((row) => !r.post.has(row.id)).map(finishedBy)
+  model.counters.swept += gone.length
+  for (const row of gone) {
+    const at = sweepAt(row, r.retention)
+    if (at === undefined || at > t.at)
+      model.fail("sweep", `tick at ${t.at} deleted ${row.id} (window ${r.retention}): ${show(row)}`)
+  }
+  if (gone.length > SWEEP_BATCH) model.fail("sweep", `tick at ${t.at} deleted ${gone.length} rows`)
+  if (!complete || gone.length === SWEEP_BATCH) return
+  for (const row of r.post.values()) {
+    const before = r.pre.get(row.id)
+    const at = before && sweepAt(before, r.retention)
+    if (at !== undefined && at <= t.at && before?.finished_at === row.finished_at)
+      model.fail("sweep", `tick at ${t.at} kept ${row.id}, out of its window (${r.retention}) since ${at}`)
   }
 }
 
@@ -164,6 +218,10 @@ function checkEvents(r: StepRecord, model: Model): void {
       case "schedule/late":
         if (!((data.lateByMs as number) > 1_000)) model.fail("event", `late below the threshold: ${show(event)}`)
         break
+      case "schedule/removed":
+        model.counters.removed++
+        model.owed.delete(id)
+        break
     }
   }
   for (const [id, row] of r.post) {
@@ -191,17 +249,26 @@ function checkEvents(r: StepRecord, model: Model): void {
   }
 }
 
-/** The alarm is never later than the smallest eligible_at, unless it is the recovery alarm of a storage error. */
+/**
+ * The alarm is never later than the smallest eligible_at, nor than the next row to leave the
+ * retention window, unless it is the recovery alarm of a storage error.
+ */
 function checkAlarm(r: StepRecord, model: Model): void {
-  const scheduled = [...r.post.values()].filter((row) => row.state === "scheduled")
-  if (scheduled.length === 0) return
-  const next = Math.min(...scheduled.map((row) => row.eligible_at))
+  const window = r.retentionAfter
+  const times = [...r.post.values()].map((row) => (row.state === "scheduled" ? row.eligible_at : sweepAt(row, window)))
+  if (times.length === 0) return
+  const next = Math.min(...(times as number[]))
   if (r.alarm !== null && r.alarm <= next) return
   const write = model.alarmWrite
   if (write?.recovery && write.value === r.alarm) return
   // With every dispatch slot taken the alarm waits for a slot on purpose.
   if (r.inFlight >= BATCH_SIZE) return
-  const early = scheduled.filter((row) => r.alarm === null || row.eligible_at < r.alarm).map((row) => row.id)
+  const early = [...r.post.values()]
+    .filter(
+      (row) =>
+        r.alarm === null || (row.state === "scheduled" ? row.eligible_at : (sweepAt(row, window) as number)) < r.alarm,
+    )
+    .map((row) => row.id)
   const message = `alarm ${r.alarm} is later than eligible_at ${next} of [${early}] (last write ${show(write)})`
   if (model.staleArm !== undefined)
     model.fail("alarm-after-failed-arm", `${message}, after a call that committed and then threw`)

@@ -37,6 +37,17 @@ const FOUND: Record<string, { what: string; steps: Step[] }> = {
       { op: "evict", fault: 0 },
     ],
   },
+  // An every schedule is retimed to a one-shot at the due time of its delivery in flight: the delivery
+  // settled with the claimed timing, so the one-shot went on to occurrence 2 under a new key (issue 11, item 1).
+  advance: {
+    what: "a settlement advanced with the timing captured at claim, not the one stored now",
+    steps: [
+      { op: "upsert", id: "s4", consumer: "test.scripted", timing: { every: 1_000 }, payload: 2 },
+      { op: "clock", ms: 21_581 },
+      { op: "tick", alarm: false, behave: { s4: "wait" } },
+      { op: "upsert", id: "s4", consumer: "test.quick", timing: { at: "due" }, payload: 1 },
+    ],
+  },
   // maxAttempts 1, the first attempt is lost with the object: a second attempt is delivered anyway.
   "max-attempts": {
     what: "an occurrence whose attempts were lost was claimed past maxAttempts",

@@ -20,6 +20,9 @@ export interface Attempt {
   /** The object generation that claimed it; an eviction ends a generation. */
   epoch: number
   behaviour: Behaviour
+  /** The consumer the row named when claimed, and whether the deploy lacked it then. */
+  consumer: string
+  missing: boolean
   /** The fake wall time at which the consumer's deadline fires. */
   deadline: number
   seen?: Seen
@@ -46,6 +49,12 @@ export interface Counters {
   faults: number
   recoveries: number
   idleTicks: number
+  /** Deliveries to a consumer the deploy lacked, upserts equivalent to the stored timing, retimes of a claimed due time. */
+  missingConsumer: number
+  respelled: number
+  retimedInFlight: number
+  swept: number
+  removed: number
 }
 
 /** What the oracle believes about a run, beyond what storage says. */
@@ -98,6 +107,11 @@ export class Model {
     faults: 0,
     recoveries: 0,
     idleTicks: 0,
+    missingConsumer: 0,
+    respelled: 0,
+    retimedInFlight: 0,
+    swept: 0,
+    removed: 0,
   }
 
   /** Rules broken but known (KNOWN), counted instead of failing the run. */

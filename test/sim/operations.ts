@@ -2,13 +2,20 @@ import { parseCron } from "../../src/infra/cron.ts"
 import type { Reply } from "../../src/infra/schedules/reply.ts"
 import type { Model } from "./model.ts"
 import { type Event, type Row, sameRow } from "./rows.ts"
-import type { Step } from "./steps.ts"
+import { canonicalCron, type Step, stored } from "./steps.ts"
 
-export type OperationStep = Extract<Step, { op: "upsert" | "cancel" | "resume" | "trigger" }>
+export type OperationStep = Extract<Step, { op: "upsert" | "cancel" | "resume" | "trigger" | "remove" }>
+
+/** A step's timing with `at` made absolute, as the world sent it. */
+export type SentTiming = { at: number } | { after: number } | { every: number } | { cron: string; timezone?: string }
 
 /** One caller operation, with storage before and after it. */
 export interface Operation {
   step: OperationStep
+  /** For an upsert: the timing sent. */
+  timing?: SentTiming
+  /** For an upsert: its consumer was missing from the deploy (a rolling deploy). */
+  consumerMissing?: boolean
   now: number
   before: Row | undefined
   after: Row | undefined
@@ -19,10 +26,12 @@ export interface Operation {
 }
 
 interface Expected {
-  reply: "ok" | "conflict" | "not_found"
+  reply: "ok" | "conflict" | "not_found" | "invalid"
   /** The one event a change appends: its type, and its cause for schedule/set. */
   event?: { type: string; cause?: string }
   row?: (after: Row) => string | undefined
+  /** The row is deleted. */
+  gone?: true
 }
 
 type Columns = Pick<Row, "kind" | "at_ms" | "interval_ms" | "cron" | "timezone">
@@ -42,17 +51,20 @@ const keep = (before: Row, fields: Array<keyof Row>): Partial<Row> =>
 const unclaimed = { claim_token: null, claim_until: null } as const
 const clearedAttempt = { retry_at: null, attempts: 0, last_error: null } as const
 
-function upsertExpected(step: Extract<Step, { op: "upsert" }>, before: Row | undefined, now: number): Expected {
-  const t = step.timing
+function upsertExpected(o: Operation, t: SentTiming): Expected {
+  const { before, now } = o
+  const step = o.step as Extract<Step, { op: "upsert" }>
+  // A definition naming a consumer the deploy lacks is refused, writing nothing.
+  if (o.consumerMissing) return { reply: "invalid" }
   const none = { at_ms: null, interval_ms: null, cron: null, timezone: null }
   const columns: Columns =
     "at" in t
-      ? { ...none, kind: "at", at_ms: now + t.at }
+      ? { ...none, kind: "at", at_ms: t.at }
       : "after" in t
         ? { ...none, kind: "after", interval_ms: t.after }
         : "every" in t
           ? { ...none, kind: "every", interval_ms: t.every }
-          : { ...none, kind: "cron", cron: t.cron, timezone: t.timezone ?? "UTC" }
+          : { ...none, kind: "cron", ...stored(t.cron, t.timezone) }
   const spec = {
     consumer: step.consumer,
     payload: JSON.stringify(step.payload),
@@ -60,7 +72,7 @@ function upsertExpected(step: Extract<Step, { op: "upsert" }>, before: Row | und
   }
   const due =
     "at" in t
-      ? now + t.at
+      ? t.at
       : "cron" in t
         ? (parseCron(t.cron, t.timezone ?? "UTC").nextAfter(now) as number)
         : now + ("after" in t ? t.after : t.every)
@@ -79,6 +91,7 @@ function upsertExpected(step: Extract<Step, { op: "upsert" }>, before: Row | und
           cadence_at: due,
           ...clearedAttempt,
           ...unclaimed,
+          finished_at: null,
         }),
     }
   }
@@ -98,13 +111,21 @@ function upsertExpected(step: Extract<Step, { op: "upsert" }>, before: Row | und
           cadence_at: due,
           ...clearedAttempt,
           ...unclaimed,
+          finished_at: null,
         }),
     }
   }
-  const sameTiming = Object.entries(columns).every(([field, value]) => before[field as keyof Row] === value)
+  // Timings are compared as they behave: another spelling of the same cron is the same timing.
+  const sameTiming =
+    columns.kind === "cron" && before.kind === "cron"
+      ? canonicalCron(columns.cron as string, columns.timezone as string) ===
+        canonicalCron(before.cron as string, before.timezone as string)
+      : Object.entries(columns).every(([field, value]) => before[field as keyof Row] === value)
   const sameSpec = sameTiming && Object.entries(spec).every(([field, value]) => before[field as keyof Row] === value)
   if (sameSpec) return { reply: "ok" }
   if (sameTiming) {
+    // The stored timing stays as first spelled; only the rules and payload change.
+    const timing = keep(before, ["kind", "at_ms", "interval_ms", "cron", "timezone"])
     const kept = keep(before, [
       "state",
       "occurrence",
@@ -115,20 +136,22 @@ function upsertExpected(step: Extract<Step, { op: "upsert" }>, before: Row | und
       "claim_token",
       "claim_until",
     ])
-    return { reply: "ok", event: set("updated"), row: (a) => differs(a, { ...spec, ...kept }) }
+    return { reply: "ok", event: set("updated"), row: (a) => differs(a, { ...spec, ...timing, ...kept }) }
   }
-  // A new timing: same occurrence at a new due time; an in-flight claim stays, unable to settle.
-  const kept = keep(before, ["state", "occurrence", "claim_token", "claim_until"])
+  // A new timing: same occurrence at a new due time, afresh; an in-flight claim stays, unable to settle.
+  // At the same due time the occurrence's attempts stand, and an in-flight claim settles under the new timing.
+  const kept = keep(before, ["state", "occurrence", "claim_token", "claim_until", "finished_at"])
+  const attempt = due === before.next_at ? keep(before, ["retry_at", "attempts", "last_error"]) : clearedAttempt
   return {
     reply: "ok",
     event: set("retimed"),
-    row: (a) => differs(a, { ...columns, ...spec, ...kept, next_at: due, cadence_at: due, ...clearedAttempt }),
+    row: (a) => differs(a, { ...columns, ...spec, ...kept, next_at: due, cadence_at: due, ...attempt }),
   }
 }
 
 function expected(o: Operation): Expected {
   const { step, before, now } = o
-  if (step.op === "upsert") return upsertExpected(step, before, now)
+  if (step.op === "upsert") return upsertExpected(o, o.timing as SentTiming)
   if (!before) return { reply: "not_found" }
   const position = keep(before, ["occurrence", "next_at", "cadence_at"])
   switch (step.op) {
@@ -137,15 +160,18 @@ function expected(o: Operation): Expected {
       return {
         reply: "ok",
         event: { type: "schedule/cancelled" },
-        row: (a) => differs(a, { ...position, state: "cancelled", retry_at: null, ...unclaimed }),
+        row: (a) => differs(a, { ...position, state: "cancelled", retry_at: null, ...unclaimed, finished_at: now }),
       }
     case "resume":
       if (before.state !== "failed" && before.state !== "cancelled") return { reply: "conflict" }
       return {
         reply: "ok",
         event: { type: "schedule/set", cause: "resumed" },
-        row: (a) => differs(a, { ...position, state: "scheduled", ...clearedAttempt, ...unclaimed }),
+        row: (a) => differs(a, { ...position, state: "scheduled", ...clearedAttempt, ...unclaimed, finished_at: null }),
       }
+    case "remove":
+      if (before.state === "scheduled") return { reply: "conflict" }
+      return { reply: "ok", event: { type: "schedule/removed" }, gone: true }
     case "trigger":
       if (before.state !== "scheduled") return { reply: "conflict" }
       if (before.claim_until !== null && before.claim_until > now) return { reply: "conflict" }
@@ -195,6 +221,10 @@ export function checkOperation(o: Operation, model: Model): void {
     (want.event.cause !== undefined && event.data.cause !== want.event.cause)
   ) {
     fail(`expected one ${want.event.type} ${want.event.cause ?? ""} event, got ${JSON.stringify(o.events)}`)
+  }
+  if (want.gone) {
+    if (o.after) fail(`the row is still there: ${JSON.stringify(o.after)}`)
+    return
   }
   const problem = o.after ? want.row?.(o.after) : "the row is gone"
   if (problem) fail(problem)

@@ -22,6 +22,7 @@ export interface Row {
   last_error: string | null
   created_at: number
   updated_at: number
+  finished_at: number | null
   eligible_at: number
 }
 

@@ -24,6 +24,8 @@ const show = (value: unknown) => JSON.stringify(value)
 /** The result a consumer's behaviour must come back as, through dispatch's deadline. */
 function expectedStatus(attempt: Attempt, wall: number): { status: DeliveryResult["status"]; deadline: boolean } {
   const timedOut = { status: "retry" as const, deadline: true }
+  // A consumer the deploy lacks is never called: the occurrence is retried on the normal backoff.
+  if (attempt.missing) return { status: "retry", deadline: false }
   switch (attempt.behaviour) {
     case "ok":
       return { status: "delivered", deadline: false }
@@ -59,6 +61,8 @@ export function checkSettlement(s: Settlement, currentEpoch: number, model: Mode
   if (result.status !== expected.status || expected.deadline !== reason.startsWith("deadline")) {
     fail("consumer-outcome", `a "${attempt.behaviour}" delivery came back as ${show(result)}`)
   }
+  if (attempt.missing && reason !== `unknown consumer "${attempt.consumer}"`)
+    fail("missing-consumer", `a delivery to a consumer the deploy lacks came back as ${show(result)}`)
   if (expected.deadline && s.wall < attempt.deadline) fail("deadline", `timed out before its deadline`)
   attempt.status = s.threw ? "settle-failed" : "settled"
   attempt.result = result.status
@@ -105,7 +109,7 @@ export function checkSettlement(s: Settlement, currentEpoch: number, model: Mode
         after.cadence_at !== after.next_at
       )
         fail("advance", `recurring row did not move to the next occurrence: ${show(after)}`)
-    } else if (after.state !== "completed" || after.occurrence !== before.occurrence) {
+    } else if (after.state !== "completed" || after.occurrence !== before.occurrence || after.finished_at !== now) {
       fail("advance", `one-shot did not complete: ${show(after)}`)
     }
     if (!cleared || after.attempts !== 0) fail("advance", `retry state not cleared: ${show(after)}`)
@@ -139,7 +143,7 @@ export function checkSettlement(s: Settlement, currentEpoch: number, model: Mode
   if (result.status === "terminal" || (exhausted && !isRecurring(before))) {
     model.counters.terminal++
     if (data.terminal !== true || "retryAt" in data) fail("settle-terminal", `event ${show(data)}`)
-    if (after.state !== "failed" || !cleared || after.occurrence !== before.occurrence)
+    if (after.state !== "failed" || !cleared || after.occurrence !== before.occurrence || after.finished_at !== now)
       fail("settle-terminal", `row not failed in place: ${show(after)}`)
     return
   }

@@ -26,6 +26,10 @@ function simpler(step: Step): Step[] {
     const { maxAttempts: _, ...rest } = step
     out.push(rest as Step)
   }
+  if (step.op === "upsert" && step.retention !== undefined) {
+    const { retention: _, ...rest } = step
+    out.push(rest as Step)
+  }
   return out
 }
 

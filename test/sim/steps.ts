@@ -11,12 +11,30 @@ export type Behaviour = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait"
 /** How a parked ("wait") delivery is answered. */
 export type Answer = "ok" | "retry" | "throw" | "terminal"
 
-/** `at` is relative to the clock when the step runs, so a shrunk run keeps its meaning. */
-export type TimingChoice = { at: number } | { after: number } | { every: number } | { cron: string; timezone?: string }
+/**
+ * `at` is relative to the clock when the step runs, so a shrunk run keeps its meaning; `at: "due"`
+ * is the row's own next_at then (a retime that keeps the due time of a delivery in flight).
+ */
+export type TimingChoice =
+  | { at: number | "due" }
+  | { after: number }
+  | { every: number }
+  | { cron: string; timezone?: string }
 
 export type Step = (
-  | { op: "upsert"; id: Id; consumer: ConsumerName; timing: TimingChoice; maxAttempts?: number; payload: number }
-  | { op: "cancel" | "resume" | "trigger"; id: Id }
+  | {
+      op: "upsert"
+      id: Id
+      consumer: ConsumerName
+      timing: TimingChoice
+      maxAttempts?: number
+      payload: number
+      /** The stream's retention window, sent with this upsert. */
+      retention?: number
+    }
+  | { op: "cancel" | "resume" | "trigger" | "remove"; id: Id }
+  /** A deploy that lacks `consumer` (present: false), or brings it back. */
+  | { op: "deploy"; consumer: ConsumerName; present: boolean }
   /** Deliver what is due: at the injected clock, or first jump the clock to the stored alarm. */
   | { op: "tick"; alarm: boolean; behave: Partial<Record<Id, Behaviour>> }
   /** The injected clock moves, forward or backward. */
@@ -33,12 +51,47 @@ export type Step = (
 }
 
 const EVERY = [1_000, 7_000, 60_000, 600_000, 3_600_000]
-const CRONS: Array<{ cron: string; timezone?: string }> = [
-  { cron: "* * * * *" },
-  { cron: "*/5 * * * *" },
-  { cron: "0 * * * *", timezone: "Europe/Berlin" },
-  { cron: "30 9 * * *", timezone: "America/New_York" },
+
+/**
+ * Each cron the runs use, with other spellings of the very same timing: the stream must treat
+ * them as one (an equivalent upsert changes nothing). The first spelling is the canonical one.
+ */
+export const CRONS: ReadonlyArray<ReadonlyArray<{ cron: string; timezone?: string }>> = [
+  [{ cron: "* * * * *" }, { cron: "*  * * *  *" }, { cron: "* * * * *", timezone: "Etc/UTC" }],
+  [{ cron: "*/5 * * * *" }, { cron: "0,5,10,15,20,25,30,35,40,45,50,55 * * * *", timezone: "UTC" }],
+  [
+    { cron: "0 * * * *", timezone: "Europe/Berlin" },
+    { cron: "0 */1 * * *", timezone: "europe/berlin" },
+  ],
+  [
+    { cron: "30 9 * * *", timezone: "America/New_York" },
+    { cron: " 30 09 * * * ", timezone: "US/Eastern" },
+  ],
 ]
+
+/** The canonical names of the zones CRONS spells otherwise, as the runtime reports them. */
+const ZONES: Record<string, string> = {
+  "Etc/UTC": "UTC",
+  "europe/berlin": "Europe/Berlin",
+  "US/Eastern": "America/New_York",
+}
+
+/** A cron timing as the stream stores it: fields single-spaced, the zone's canonical name. */
+export const stored = (cron: string, timezone = "UTC") => ({
+  cron: cron.trim().split(/\s+/).join(" "),
+  timezone: ZONES[timezone] ?? timezone,
+})
+
+/** One name for every spelling of the same cron timing (the family's first); itself when not in CRONS. */
+export function canonicalCron(cron: string, timezone = "UTC"): string {
+  const key = (t: { cron: string; timezone?: string }) => JSON.stringify(stored(t.cron, t.timezone))
+  const wanted = key({ cron, timezone })
+  const family = CRONS.find((f) => f.some((spelling) => key(spelling) === wanted))
+  return family ? key(family[0] as { cron: string; timezone?: string }) : wanted
+}
+
+/** Retention windows a run's upserts may set: none kept, a minute, an hour. */
+const RETENTIONS = [0, 60_000, 3_600_000]
 
 function timing(random: Random): TimingChoice {
   switch (
@@ -50,14 +103,21 @@ function timing(random: Random): TimingChoice {
     ])
   ) {
     case "at":
-      return { at: random.int(-120_000, 600_000) }
+      return random.chance(0.35) ? { at: "due" } : { at: random.int(-120_000, 600_000) }
     case "after":
       return { after: random.pick([1_000, 5_000, 30_000, 90_000, 600_000]) }
     case "every":
       return { every: random.pick(EVERY) }
     case "cron":
-      return random.pick(CRONS)
+      return random.pick(random.pick(CRONS))
   }
+}
+
+/** The same timing spelled another way, when it is a cron of CRONS. */
+function respelled(random: Random, timing: TimingChoice): TimingChoice | undefined {
+  if (!("cron" in timing)) return undefined
+  const family = CRONS.find((f) => f.some((s) => s.cron === timing.cron && s.timezone === timing.timezone))
+  return family && random.pick(family)
 }
 
 /** How a schedule's consumer is doing for a while: "down" ones fail long enough to reach the 60 s cap. */
@@ -104,8 +164,22 @@ export function generate(seed: number, count: number): Step[] {
   const random = new Random(seed)
   const last = new Map<Id, Extract<Step, { op: "upsert" }>>()
   const moods = new Map<Id, Mood>(IDS.map((id) => [id, "healthy"]))
+  const missing = new Set<ConsumerName>()
   const steps: Step[] = []
   for (let i = 0; i < count; i++) {
+    // A deploy lacking a consumer lasts a while, then the next one brings it back.
+    const gone = [...missing][0]
+    if (gone !== undefined && random.chance(0.01)) {
+      missing.delete(gone)
+      steps.push({ op: "deploy", consumer: gone, present: true })
+      continue
+    }
+    if (missing.size === 0 && random.chance(0.002)) {
+      const consumer = random.pick(CONSUMERS)
+      missing.add(consumer)
+      steps.push({ op: "deploy", consumer, present: false })
+      continue
+    }
     if (random.chance(0.02)) {
       moods.set(
         random.pick(IDS),
@@ -117,11 +191,12 @@ export function generate(seed: number, count: number): Step[] {
       )
     }
     const id = random.pick(IDS)
-    const kind = random.weighted<Step["op"]>([
+    const kind = random.weighted<Exclude<Step["op"], "deploy">>([
       ["upsert", 10],
       ["cancel", 3],
       ["resume", 3],
       ["trigger", 3],
+      ["remove", 2],
       ["tick", 30],
       ["clock", 25],
       ["answer", 12],
@@ -132,9 +207,12 @@ export function generate(seed: number, count: number): Step[] {
     switch (kind) {
       case "upsert": {
         const previous = last.get(id)
-        // The same definition again must change nothing; a changed one retimes or updates.
+        // The same definition again (however spelled) must change nothing; a changed one retimes or updates.
+        const again = previous && respelled(random, previous.timing)
         if (previous && random.chance(0.25)) {
           step = random.chance(0.5) ? previous : { ...previous, payload: random.int(0, 2) }
+        } else if (previous && again && random.chance(0.3)) {
+          step = { ...previous, timing: again }
         } else {
           step = {
             op: "upsert",
@@ -144,6 +222,7 @@ export function generate(seed: number, count: number): Step[] {
             payload: random.int(0, 2),
           }
           if (random.chance(0.3)) step.maxAttempts = random.int(1, 4)
+          if (random.chance(0.02)) step.retention = random.pick(RETENTIONS)
         }
         last.set(id, step)
         break
@@ -151,6 +230,7 @@ export function generate(seed: number, count: number): Step[] {
       case "cancel":
       case "resume":
       case "trigger":
+      case "remove":
         step = { op: kind, id }
         break
       case "tick": {
@@ -191,7 +271,7 @@ export function generate(seed: number, count: number): Step[] {
 }
 
 function describeTiming(t: TimingChoice): string {
-  if ("at" in t) return `at=now${t.at >= 0 ? "+" : ""}${t.at}`
+  if ("at" in t) return t.at === "due" ? "at=due" : `at=now${t.at >= 0 ? "+" : ""}${t.at}`
   if ("after" in t) return `after=${t.after}`
   if ("every" in t) return `every=${t.every}`
   return `cron="${t.cron}"${t.timezone ? ` tz=${t.timezone}` : ""}`
@@ -204,11 +284,14 @@ export function describe(step: Step): string {
     case "upsert":
       return `upsert ${step.id} ${step.consumer} ${describeTiming(step.timing)}${
         step.maxAttempts === undefined ? "" : ` maxAttempts=${step.maxAttempts}`
-      } payload=${step.payload}${fault}`
+      } payload=${step.payload}${step.retention === undefined ? "" : ` retention=${step.retention}`}${fault}`
     case "cancel":
     case "resume":
     case "trigger":
+    case "remove":
       return `${step.op} ${step.id}${fault}`
+    case "deploy":
+      return `deploy ${step.present ? "with" : "without"} ${step.consumer}${fault}`
     case "tick": {
       const behave = Object.entries(step.behave).map(([id, b]) => `${id}:${b}`)
       return `tick ${step.alarm ? "at-alarm" : "now"}${behave.length ? ` (${behave.join(" ")}, others ok)` : ""}${fault}`

@@ -56,6 +56,11 @@ export function seedSuite(title: string, seeds: readonly number[]): void {
         "faults",
         "recoveries",
         "idleTicks",
+        "missingConsumer",
+        "respelled",
+        "retimedInFlight",
+        "swept",
+        "removed",
       ]
       for (const path of paths) expect(totals[path] ?? 0, path).toBeGreaterThan(0)
       expect(totals.steps).toBeGreaterThanOrEqual(seeds.length * STEPS)

@@ -1,18 +1,19 @@
 import { env } from "cloudflare:test"
 import { vi } from "vitest"
+import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract.ts"
 import type { Claim, DeliveryResult, Transition } from "../../src/infra/schedules/core.ts"
 import { ScheduleStream } from "../../src/infra/schedules/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
 import { Schedules } from "../../src/infra/schedules/schedules.ts"
-import { consumers, resetConsumers, script, seen, waiting } from "../support/consumers.ts"
+import { absent, consumers, resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { T0 } from "../support/streams.ts"
 import { hookStream, type StreamInternals } from "./hooks.ts"
 import { checkStep, type StepRecord, type TickRecord } from "./invariants.ts"
 import { type Attempt, Model } from "./model.ts"
-import { checkOperation, type OperationStep } from "./operations.ts"
+import { checkOperation, type OperationStep, type SentTiming } from "./operations.ts"
 import type { Event, Row } from "./rows.ts"
 import { checkSettlement, type Settlement } from "./settlement.ts"
-import type { Behaviour, Id, Step } from "./steps.ts"
+import { type Behaviour, canonicalCron, type Id, type Step } from "./steps.ts"
 import { type Fault, injectFaults, watchAlarm } from "./storage.ts"
 import { traceLine } from "./trace.ts"
 
@@ -110,12 +111,14 @@ export class World {
     this.fault.fired = false
     let tick: TickRecord | undefined
     const due: Attempt[] = []
+    const retention = this.retention()
     try {
       if (step.op === "tick") tick = await this.tick(step, inFlightBefore.length)
       else if (step.op === "clock") this.now = Math.max(EARLIEST, this.now + step.ms)
       else if (step.op === "answer") await this.answer(step, due)
       else if (step.op === "elapse") await this.elapse(step.ms)
       else if (step.op === "evict") await this.evict()
+      else if (step.op === "deploy") this.deploy(step)
       else await this.operate(step, pre)
     } catch (error) {
       model.fail("harness", `${step.op} threw ${error instanceof Error ? error.stack : String(error)}`)
@@ -139,6 +142,8 @@ export class World {
       alarm: await this.state.storage.getAlarm(),
       settlements: this.settlements,
       due,
+      retention,
+      retentionAfter: this.retention(),
       faultFired: this.fault.fired,
       refusing: this.refusing(),
       inFlight: model.inFlight.size,
@@ -157,8 +162,10 @@ export class World {
   async drain(): Promise<void> {
     const model = this.model
     model.horizon = this.now
-    // A generation still refusing (a newer schema) is replaced, as a deploy of newer code would.
+    // A generation still refusing (a newer schema) is replaced, as a deploy of newer code would,
+    // and that deploy has every consumer.
     if (this.refusing()) await this.run({ op: "evict" })
+    for (const consumer of [...absent]) await this.run({ op: "deploy", consumer: consumer as never, present: true })
     while (model.parked.size > 0 && model.violations.length === 0)
       await this.run({ op: "answer", pick: 0, answer: "ok" })
     await this.run({ op: "elapse", ms: 30_001 })
@@ -181,18 +188,34 @@ export class World {
     return this.stream.refusal !== undefined
   }
 
+  /** A deploy without a consumer (or with it again): the stream's registry answers it as unknown meanwhile. */
+  private deploy(step: Extract<Step, { op: "deploy" }>): void {
+    if (step.present) absent.delete(step.consumer)
+    else absent.add(step.consumer)
+  }
+
+  /** The stream's retention window, as stored. */
+  private retention(): number {
+    const [row] = this.raw("SELECT value FROM meta WHERE key = 'retention_ms'").toArray()
+    return row ? Number(row.value) : DEFAULT_RETENTION_MS
+  }
+
   private async operate(step: OperationStep, pre: Map<string, Row>): Promise<void> {
     const clock = { now: this.now }
+    const before = pre.get(step.id)
     let reply: Awaited<ReturnType<ScheduleStream["upsert"]>> | undefined
+    let timing: SentTiming | undefined
     try {
       if (step.op === "upsert") {
         const t = step.timing
-        const timing = "at" in t ? { at: this.now + t.at } : t
+        timing = "at" in t ? { at: t.at === "due" ? (before?.next_at ?? this.now) : this.now + t.at } : t
         const definition = { id: step.id, consumer: step.consumer, payload: step.payload, ...timing }
+        const options = step.retention === undefined ? clock : { ...clock, retentionMs: step.retention }
+        this.countUpsert(before, timing)
         reply = await this.stream.upsert(
           this.name,
           step.maxAttempts === undefined ? definition : { ...definition, maxAttempts: step.maxAttempts },
-          clock,
+          options,
         )
       } else {
         reply = await this.stream[step.op](this.name, step.id, clock)
@@ -203,8 +226,10 @@ export class World {
     const events = this.eventsAfter(this.model.lastSeq)
     const operation = {
       step,
+      ...(timing === undefined ? {} : { timing }),
+      consumerMissing: step.op === "upsert" && absent.has(step.consumer),
       now: this.now,
-      before: pre.get(step.id),
+      before,
       after: this.rows().get(step.id),
       events,
       reply,
@@ -216,6 +241,18 @@ export class World {
     )
       this.model.staleArm = this.model.mark()
     checkOperation(operation, this.model)
+  }
+
+  /** Counts the upserts that reach the classes a stream once got wrong: a respelled cron, a retime under a claim. */
+  private countUpsert(before: Row | undefined, timing: SentTiming): void {
+    if (before?.state !== "scheduled") return
+    if ("cron" in timing && before.kind === "cron" && before.cron !== timing.cron) {
+      const same =
+        canonicalCron(timing.cron, timing.timezone) === canonicalCron(before.cron as string, before.timezone as string)
+      if (same) this.model.counters.respelled++
+    }
+    if ("at" in timing && before.kind !== "at" && before.claim_token !== null && timing.at === before.next_at)
+      this.model.counters.retimedInFlight++
   }
 
   private async tick(step: Extract<Step, { op: "tick" }>, inFlightBefore: number): Promise<TickRecord> {
@@ -240,22 +277,24 @@ export class World {
       settled = true
     })
     const deliveries = () => seen.slice(from.seen)
-    // Consumers are called in claim order; "wait" ones park in that order too.
+    // A tick claims each schedule at most once: deliveries and parked waits are found by schedule id.
     const link = () => {
       const parked = waiting.slice(from.waiting)
-      let waits = 0
-      this.claimed.forEach((attempt, i) => {
-        attempt.seen = deliveries()[i]
-        if (attempt.behaviour !== "wait" || !attempt.seen) return
-        const entry = parked[waits++]
+      for (const attempt of this.claimed) {
+        attempt.seen = deliveries().find((s) => s.delivery.scheduleId === attempt.id)
+        if (attempt.behaviour !== "wait" || !attempt.seen) continue
+        const entry = parked.find((w) => w.delivery.scheduleId === attempt.id)
         if (entry && !attempt.parked) {
           attempt.parked = entry
           this.model.parked.add(attempt)
         }
-      })
+      }
     }
+    // A consumer the deploy lacks is never called: its attempt is out once it settled.
     const out = (a: Attempt) =>
-      a.seen !== undefined && (a.status !== "in-flight" || a.behaviour === "wait" || a.behaviour === "hang")
+      a.missing
+        ? a.status !== "in-flight"
+        : a.seen !== undefined && (a.status !== "in-flight" || a.behaviour === "wait" || a.behaviour === "hang")
     await this.waitFor(() => {
       link()
       return settled || (this.claiming && this.claimed.every(out))
@@ -341,6 +380,8 @@ export class World {
 
   private claimedOne(epoch: number, row: ScheduleRow, claim: Claim): void {
     if (epoch !== this.epoch) this.model.fail("dead-generation", `an evicted generation claimed ${row.id}`)
+    const consumer = consumers.get(row.consumer)
+    if (!consumer) this.model.counters.missingConsumer++
     const attempt: Attempt = {
       token: claim.token,
       id: claim.id,
@@ -350,7 +391,9 @@ export class World {
       claimUntil: claim.claimUntil,
       epoch,
       behaviour: this.behave[claim.id as Id] ?? "ok",
-      deadline: Date.now() + (consumers.get(row.consumer)?.timeoutMs as number),
+      consumer: row.consumer,
+      missing: consumer === undefined,
+      deadline: consumer ? Date.now() + consumer.timeoutMs : Number.POSITIVE_INFINITY,
       status: "in-flight",
     }
     this.model.attempts.set(claim.token, attempt)

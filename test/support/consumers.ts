@@ -1,4 +1,4 @@
-import type { Delivery } from "../../src/infra/schedules/index.ts"
+import type { ConsumerRegistry, Delivery } from "../../src/infra/schedules/index.ts"
 import { Schedules } from "../../src/infra/schedules/schedules.ts"
 import { trialReminder, usageReport, usageWebhook } from "../../src/slices/billing/index.ts"
 
@@ -71,7 +71,7 @@ export const durable = Schedules.consumer({
   },
 })
 
-export const consumers = Schedules.consumers(() => [
+const declared = Schedules.consumers(() => [
   trialReminder,
   usageReport,
   usageWebhook,
@@ -81,8 +81,19 @@ export const consumers = Schedules.consumers(() => [
   durable,
 ])
 
+/** Consumers a test took away, as a rolling deploy that briefly lacks them would. */
+export const absent = new Set<string>()
+
+export const consumers: ConsumerRegistry = {
+  get: (name) => (absent.has(name) ? undefined : declared.get(name)),
+  get names() {
+    return declared.names.filter((name) => !absent.has(name))
+  },
+}
+
 export const resetConsumers = () => {
   seen.length = 0
   script.clear()
   waiting.length = 0
+  absent.clear()
 }
