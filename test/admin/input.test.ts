@@ -99,7 +99,7 @@ describe("query parameters are 400 naming the parameter", () => {
     await refused(...lists.map((path) => ({ path: `${path}?limit=${limit}`, status: 400, field: "limit" })))
   })
 
-  it.each(["a%20b", "a".repeat(200), "%2F"])("cursor=%s", async (cursor) => {
+  it.each(["a%20b", "a".repeat(200), "%2F", ".", "..", "%2e%2e"])("cursor=%s", async (cursor) => {
     await refused(
       ...lists.slice(0, 2).map((path) => ({ path: `${path}?cursor=${cursor}`, status: 400, field: "cursor" })),
     )
@@ -113,7 +113,7 @@ describe("query parameters are 400 naming the parameter", () => {
     await refused({ path: `/admin/streams/${STREAM}/events?before=${before}`, status: 400, field: "before" })
   })
 
-  it.each(["a%20b", "a".repeat(200)])("scheduleId=%s", async (scheduleId) => {
+  it.each(["a%20b", "a".repeat(200), ".", ".."])("scheduleId=%s", async (scheduleId) => {
     await refused({
       path: `/admin/streams/${STREAM}/events?scheduleId=${scheduleId}`,
       status: 400,

@@ -90,9 +90,12 @@ function arbitraries(rpc: boolean) {
   )
   const id = part(
     "id",
-    fc.oneof(fc.constantFrom("seed", "a", "b.c", "~tilde"), fc.stringMatching(/^[A-Za-z0-9._~-]{1,128}$/)),
     fc.oneof(
-      fc.constantFrom("", "a/b", "with space", "x".repeat(129), "é"),
+      fc.constantFrom("seed", "a", "b.c", "~tilde"),
+      fc.stringMatching(/^[A-Za-z0-9._~-]{1,128}$/).filter((s) => NAME.test(s)),
+    ),
+    fc.oneof(
+      fc.constantFrom("", "a/b", "with space", "x".repeat(129), "é", ".", ".."),
       fc.string().filter((s) => !NAME.test(s)),
       notString,
     ),

@@ -18,6 +18,9 @@ describe("bad input is refused before anything is written, naming the field", ()
     ["an id with a slash", { id: "a/b" }, "id"],
     ["an empty id", { id: "" }, "id"],
     ["an id over 128 characters", { id: "x".repeat(129) }, "id"],
+    // URL parsing drops "." and ".." as path segments (even as %2e%2e): no admin route could reach them.
+    ["an id of one dot", { id: "." }, "id"],
+    ["an id of two dots", { id: ".." }, "id"],
     ["an unknown consumer", { consumer: "billing.nobody" }, "consumer"],
     ["no timing", { every: undefined }, "timing"],
     ["two timings", { at: T0 + SECOND }, "timing"],
@@ -64,6 +67,8 @@ describe("bad input is refused before anything is written, naming the field", ()
     ["a space", "bad name"],
     ["129 characters", "s".repeat(129)],
     ["an empty name", ""],
+    ["one dot", "."],
+    ["two dots", ".."],
   ])("refuses a stream name with %s, writing nothing", async (_what, name) => {
     const before = await stream.snapshot()
     const rpc = stream.stub as unknown as { upsert(stream: string, definition: unknown): Promise<unknown> }
@@ -82,9 +87,10 @@ describe("bad input is refused before anything is written, naming the field", ()
     expect(await rpc.get("another-stream", "ok-1")).toMatchObject({ ok: false, error: { code: "conflict" } })
   })
 
-  it("accepts the edges: 128-character id, exactly 1 s, exactly 64 KiB of JSON, a timezone", async () => {
+  it("accepts the edges: 128-character id, dotted ids other than . and .., exactly 1 s, exactly 64 KiB of JSON, a timezone", async () => {
     const biggest = "x".repeat(64 * 1024 - 2)
     value(await stream.upsert({ ...base, id: "y".repeat(128) }))
+    for (const dotted of ["...", ".a", "a..", "~"]) value(await stream.upsert({ ...base, id: dotted }))
     value(await stream.upsert({ ...base, id: "one-second", every: 1_000 }))
     value(await stream.upsert({ ...base, id: "big", payload: biggest }))
     value(await stream.upsert({ ...base, id: "tz", every: undefined, cron: "30 8 * * 1-5", timezone: "Asia/Kolkata" }))

@@ -56,4 +56,15 @@ describe("billing.roll-up-usage", () => {
     })
     expect(ok.status).toBe(201)
   })
+
+  it.each([".", ".."])("refuses the account %j, which no admin route could reach, naming account", async (name) => {
+    const res = await exports.default.fetch("http://x/billing/usage", {
+      method: "POST",
+      body: JSON.stringify({ account: name, quantity: 1 }),
+      headers: { "content-type": "application/json" },
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ field: "account" })
+    expect(await env.DB.prepare("SELECT * FROM usage_events WHERE account = ?").bind(name).first()).toBeNull()
+  })
 })

@@ -2,9 +2,12 @@ import { CronSyntaxError, canonicalTimezone, isTimezone, parseCron } from "../cr
 import { type Duration, toMillis } from "../duration.ts"
 import { show } from "../show.ts"
 
-/** Stream names and schedule ids: URL-safe, so they travel in admin paths unescaped. */
-export const NAME = /^[A-Za-z0-9._~-]{1,128}$/
-export const NAME_RULE = "must match [A-Za-z0-9._~-]{1,128}"
+/**
+ * Stream names and schedule ids: URL-safe, so they travel in admin paths unescaped; "." and ".."
+ * are not names, since URL parsing removes them as path segments (even sent as %2e%2e).
+ */
+export const NAME = /^(?!\.\.?$)[A-Za-z0-9._~-]{1,128}$/
+export const NAME_RULE = 'must match [A-Za-z0-9._~-]{1,128} and not be "." or ".."'
 export const MAX_PAYLOAD_BYTES = 64 * 1024
 export const MIN_EVERY_MS = 1_000
 /** The furthest ahead a schedule may be set: 10 years. */

@@ -78,8 +78,9 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
       return c.json(schedule)
     },
   )
-  .get("/usage/:account", async (c) => {
-    const total = await usageTotalOf(database(c.env.DB), c.req.param("account"))
-    if (!total) return problem(c, 404, "Not found", `no usage rolled up for account ${c.req.param("account")}`)
+  .get("/usage/:account", validate("param", z.object({ account })), async (c) => {
+    const { account } = c.req.valid("param")
+    const total = await usageTotalOf(database(c.env.DB), account)
+    if (!total) return problem(c, 404, "Not found", `no usage rolled up for account ${account}`)
     return c.json(total)
   })
