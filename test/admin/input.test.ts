@@ -150,6 +150,8 @@ describe("PUT bodies are 400 naming the field, and write nothing", () => {
     ["both at and every", def({ at: soon, every: "1 day" }), "timing"],
     ["no timing", def({}), "timing"],
     ["at without an offset", def({ at: "2030-01-01T00:00" }), "at"],
+    ["at on February 30th", def({ at: "2030-02-30T09:00Z" }), "at"],
+    ["at at hour 24", def({ at: "2030-01-01T24:00:00Z" }), "at"],
     ["at more than 10 years ahead", def({ at: Date.now() + 11 * 366 * 86_400_000 }), "at"],
     ["a bad cron", def({ cron: "61 * * * *" }), "cron"],
     ["a six-field cron", def({ cron: "0 * * * * *" }), "cron"],

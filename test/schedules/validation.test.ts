@@ -36,6 +36,18 @@ describe("bad input is refused before anything is written, naming the field", ()
     ["at before 1970 as a number", { every: undefined, at: -1 }, "at"],
     ["at before 1970 as a Date", { every: undefined, at: new Date(-1) }, "at"],
     ["at before 1970 as a string", { every: undefined, at: "1969-12-31T23:59:59Z" }, "at"],
+    // The runtime's Date.parse moves these to another day instead of refusing them.
+    ["at on February 30th", { every: undefined, at: "2030-02-30T09:00Z" }, "at"],
+    ["at on February 29th of a common year", { every: undefined, at: "2030-02-29T09:00Z" }, "at"],
+    ["at on February 29th of 2100 (not a leap year)", { every: undefined, at: "2100-02-29T09:00Z" }, "at"],
+    ["at on April 31st", { every: undefined, at: "2030-04-31T09:00Z" }, "at"],
+    ["at in month 13", { every: undefined, at: "2030-13-01T09:00Z" }, "at"],
+    ["at on day 0", { every: undefined, at: "2030-01-00T09:00Z" }, "at"],
+    ["at at hour 24", { every: undefined, at: "2030-01-01T24:00Z" }, "at"],
+    ["at at minute 60", { every: undefined, at: "2030-01-01T09:60Z" }, "at"],
+    ["at at second 60", { every: undefined, at: "2030-01-01T09:00:60Z" }, "at"],
+    ["at with a +24:00 offset", { every: undefined, at: "2030-01-01T09:00+24:00" }, "at"],
+    ["at with an offset of 60 minutes", { every: undefined, at: "2030-01-01T09:00-05:60" }, "at"],
     ["a payload with a function", { payload: { f: "x", g: () => 1 } }, "payload"],
     ["a payload with NaN", { payload: { n: Number.NaN } }, "payload"],
     ["a payload that is a Date", { payload: { when: new Date(T0) } }, "payload"],
@@ -95,6 +107,19 @@ describe("bad input is refused before anything is written, naming the field", ()
     value(await stream.upsert({ ...base, id: "big", payload: biggest }))
     value(await stream.upsert({ ...base, id: "tz", every: undefined, cron: "30 8 * * 1-5", timezone: "Asia/Kolkata" }))
     expect(value(await stream.get("big")).payload).toBe(biggest)
+  })
+
+  it.each([
+    ["a leap day", "2028-02-29T09:00Z", Date.UTC(2028, 1, 29, 9)],
+    ["a leap day of a year divisible by 400", "2400-02-29T00:00:00Z", Date.UTC(2400, 1, 29)],
+    ["the last second of a year", "2030-12-31T23:59:59.999Z", Date.UTC(2030, 11, 31, 23, 59, 59, 999)],
+    ["the widest offsets", "2030-01-01T23:59+23:59", Date.UTC(2030, 0, 1, 0, 0)],
+    ["a negative offset", "2030-01-01T00:00-23:59", Date.UTC(2030, 0, 1, 23, 59)],
+    ["a fraction of one digit", "2030-01-01T09:00:00.5Z", Date.UTC(2030, 0, 1, 9, 0, 0, 500)],
+  ])("accepts an at on %s, at the instant it names", async (_what, at, atMs) => {
+    const horizonFree = atMs > T0 ? atMs - 86_400_000 : T0
+    const view = value(await stream.upsert({ ...base, id: "at-ok", every: undefined, at }, horizonFree))
+    expect(view.timing).toEqual({ kind: "at", atMs })
   })
 
   it("refuses bad list and events options", async () => {

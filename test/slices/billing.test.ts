@@ -57,6 +57,20 @@ describe("billing.roll-up-usage", () => {
     expect(ok.status).toBe(201)
   })
 
+  it.each(["2030-02-30T09:00:00Z", "2030-02-29T09:00:00Z", "2030-04-31T09:00:00Z", "2030-01-01T24:00:00Z"])(
+    "refuses a trial due at the impossible %s, naming dueAt",
+    async (dueAt) => {
+      const res = await exports.default.fetch("http://x/billing/trials", {
+        method: "POST",
+        body: JSON.stringify({ account: "impossible-date", dueAt }),
+        headers: { "content-type": "application/json" },
+      })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toMatchObject({ field: "dueAt" })
+      expect(await env.DB.prepare("SELECT * FROM trials WHERE account = 'impossible-date'").first()).toBeNull()
+    },
+  )
+
   it.each([".", ".."])("refuses the account %j, which no admin route could reach, naming account", async (name) => {
     const res = await exports.default.fetch("http://x/billing/usage", {
       method: "POST",
