@@ -160,6 +160,17 @@ describe("PUT bodies are 400 naming the field, and write nothing", () => {
     ["a timezone without cron", def({ every: "1 day", timezone: "UTC" }), "timezone"],
     ["a body id unlike the path's", def({ id: "other", every: "1 day" }), "id"],
     ["a payload over 64 KiB", def({ every: "1 day", payload: "x".repeat(70 * 1024) }), "payload"],
+    // 5 KB of JSON that once overflowed the stack of the body's validation (a 500).
+    [
+      "a payload nested 2,500 deep",
+      `{"consumer":"test.scripted","every":"1 day","payload":${"[".repeat(2_500)}${"]".repeat(2_500)}}`,
+      "payload",
+    ],
+    [
+      "a payload nested 65 deep",
+      `{"consumer":"test.scripted","every":"1 day","payload":{"a":${"[".repeat(64)}${"]".repeat(64)}}}`,
+      "payload",
+    ],
     ["a body over 80 KiB", def({ every: "1 day", payload: "x".repeat(90 * 1024) }), "body"],
     ["a body of 1 MiB", def({ every: "1 day", payload: "x".repeat(1024 * 1024) }), "body"],
   ]

@@ -1,8 +1,17 @@
+import { listDurableObjectIds } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import { ScheduleDefinitionError, Schedules } from "../../src/infra/schedules/index.ts"
+import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/contract.ts"
+import { type Json, ScheduleDefinitionError, Schedules } from "../../src/infra/schedules/index.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
+
+/** Arrays nested `depth` deep: [[[]]] is 3. */
+const nested = (depth: number) => {
+  let value: Json[] = []
+  for (let i = 1; i < depth; i++) value = [value]
+  return value
+}
 
 const base = { id: "ok-1", consumer: "test.scripted", every: "1 minute", payload: { n: 1 } }
 
@@ -52,6 +61,18 @@ describe("bad input is refused before anything is written, naming the field", ()
     ["a payload with NaN", { payload: { n: Number.NaN } }, "payload"],
     ["a payload that is a Date", { payload: { when: new Date(T0) } }, "payload"],
     ["a payload over 64 KiB", { payload: "x".repeat(64 * 1024) }, "payload"],
+    ["a payload nested one level too deep", { payload: { deep: nested(MAX_PAYLOAD_DEPTH) } }, "payload"],
+    [
+      "a payload that contains itself",
+      {
+        payload: (() => {
+          const a: unknown[] = [1]
+          a.push(a)
+          return a
+        })(),
+      },
+      "payload",
+    ],
     ["maxAttempts zero", { maxAttempts: 0 }, "maxAttempts"],
     ["maxAttempts fractional", { maxAttempts: 1.5 }, "maxAttempts"],
     ["maxAttempts as a string", { maxAttempts: "3" }, "maxAttempts"],
@@ -120,6 +141,31 @@ describe("bad input is refused before anything is written, naming the field", ()
     const horizonFree = atMs > T0 ? atMs - 86_400_000 : T0
     const view = value(await stream.upsert({ ...base, id: "at-ok", every: undefined, at }, horizonFree))
     expect(view.timing).toEqual({ kind: "at", atMs })
+  })
+
+  it.each([2_500, 100_000])(
+    "refuses a payload nested %i deep through the client with ScheduleDefinitionError, and writes nothing",
+    async (depth) => {
+      const name = `validation-deep-payload-${depth}`
+      const objects = (await listDurableObjectIds(env.SCHEDULES)).length
+      const upsert = Schedules.stream(env.SCHEDULES, name).upsert({
+        id: "deep",
+        consumer: "test.scripted",
+        every: 60_000,
+        payload: nested(depth),
+      })
+      await expect(upsert).rejects.toThrow(ScheduleDefinitionError)
+      await expect(upsert).rejects.toMatchObject({ field: "payload", message: expect.stringContaining("64") })
+      expect((await listDurableObjectIds(env.SCHEDULES)).length).toBe(objects)
+      expect(await env.DB.prepare("SELECT * FROM schedule_streams WHERE name = ?").bind(name).first()).toBeNull()
+    },
+  )
+
+  it("accepts a payload nested exactly the depth limit, shared (not circular) references included", async () => {
+    const shared = { n: 1 }
+    value(await stream.upsert({ ...base, id: "deepest", payload: nested(MAX_PAYLOAD_DEPTH) }))
+    value(await stream.upsert({ ...base, id: "shared", payload: [shared, shared] }))
+    expect(value(await stream.get("deepest")).payload).toEqual(nested(MAX_PAYLOAD_DEPTH))
   })
 
   it("refuses bad list and events options", async () => {

@@ -24,7 +24,8 @@ const duration = z.union([z.number(), z.string().max(64)])
 export const scheduleBody = z.strictObject({
   id: z.string().optional(),
   consumer: z.string().max(128),
-  payload: z.json().optional(),
+  // Any JSON: validateDefinition checks it without recursion (z.json() recurses and overflows on deep nesting).
+  payload: z.unknown().optional(),
   maxAttempts: z.number().optional(),
   at: z.union([z.number(), z.string().max(64)]).optional(),
   after: duration.optional(),
