@@ -10,7 +10,7 @@ void consumers.names
 
 export default {
   fetch: app.fetch,
-  async scheduled(controller, env) {
-    await Jobs.beat(jobs, controller.scheduledTime, env)
+  async scheduled(controller, env, ctx) {
+    await Jobs.beat(jobs, controller.scheduledTime, env, { waitUntil: ctx.waitUntil.bind(ctx) })
   },
 } satisfies ExportedHandler<Env>

@@ -1,11 +1,12 @@
-import { createScheduledController } from "cloudflare:test"
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
 import { DuplicateJobError, HEARTBEAT_CRON, type Job, Jobs } from "../../src/infra/jobs/index.ts"
 import worker from "../../src/isolate.ts"
 import { jobs } from "../../src/jobs.ts"
+import { lateD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
 
 const logs = captureLogs()
@@ -13,8 +14,11 @@ const db = database(env.DB)
 const at = (hh: number, mm: number, ss = 0) => Date.UTC(2026, 10, 30, hh, mm, ss)
 const leaseOf = (name: string) => db.select().from(jobsLeases).where(eq(jobsLeases.name, name)).get()
 
-const fire = (scheduledTime: number) =>
-  worker.scheduled(createScheduledController({ scheduledTime, cron: HEARTBEAT_CRON }), env)
+async function fire(scheduledTime: number) {
+  const ctx = createExecutionContext()
+  await worker.scheduled(createScheduledController({ scheduledTime, cron: HEARTBEAT_CRON }), env, ctx)
+  await waitOnExecutionContext(ctx)
+}
 
 const job = (name: string, run: Job["run"], extra: Partial<Parameters<typeof Jobs.make>[0]> = {}) =>
   Jobs.make({ name, cron: "* * * * *", exclusive: true, timeout: "1 second", run, ...extra })
@@ -76,6 +80,37 @@ describe("scheduled()", () => {
       })
     await Jobs.beat([slow("beat.slow-a"), slow("beat.slow-b"), slow("beat.slow-c")], at(6, 0), env)
     expect(peak).toBe(3)
+  })
+
+  it("releases a claim D1 answered after the deadline, through waitUntil, so the next heartbeat runs the job", async () => {
+    let answer = () => {}
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    const { db: slow } = lateD1(env.DB, (query) => (query.startsWith("insert") ? answered : undefined))
+    const handed: Array<Promise<unknown>> = []
+    let runs = 0
+    const late = job("beat.late-claim", () => void runs++, { timeout: "15 minutes" })
+    const options = { d1DeadlineMs: 50, waitUntil: (promise: Promise<unknown>) => void handed.push(promise) }
+    expect(await Jobs.beat([late], at(8, 0), { ...env, DB: slow }, options)).toEqual([
+      expect.objectContaining({ status: "skipped", reason: "claim timed out" }),
+    ])
+    answer()
+    await Promise.all(handed)
+    expect(await Jobs.beat([late], at(8, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
+    expect(runs).toBe(1)
+  })
+
+  it("hands scheduled()'s ctx.waitUntil to the heartbeat", async () => {
+    const beat = vi.spyOn(Jobs, "beat").mockResolvedValue([])
+    const ctx = createExecutionContext()
+    await worker.scheduled(createScheduledController({ scheduledTime: at(9, 0), cron: HEARTBEAT_CRON }), env, ctx)
+    const waitUntil = beat.mock.calls[0]?.[3]?.waitUntil
+    beat.mockRestore()
+    let kept = false
+    waitUntil?.(new Promise((resolve) => setTimeout(resolve, 20)).then(() => (kept = true)))
+    await waitOnExecutionContext(ctx)
+    expect(kept).toBe(true)
   })
 
   it("never throws, even when every run fails", async () => {

@@ -3,12 +3,26 @@ import { eq } from "drizzle-orm"
 import { describe, expect, it } from "vitest"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { failingD1 } from "../support/fault.ts"
+import { failingD1, lateD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
 
 const logs = captureLogs()
 const db = database(env.DB)
 const SLOT = new Date(Date.UTC(2026, 10, 30, 3, 0))
+const isClaim = (query: string) => query.startsWith("insert") && query.includes("jobs_leases")
+const isRelease = (query: string) => query.startsWith("update") && query.includes("jobs_leases")
+const FOREVER = new Promise<never>(() => {})
+
+/** A promise the test settles, and what the run handed to waitUntil. */
+function harness() {
+  let answer = () => {}
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve
+  })
+  const handed: Array<Promise<unknown>> = []
+  return { answer, answered, handed, waitUntil: (promise: Promise<unknown>) => void handed.push(promise) }
+}
+
 const leaseOf = (name: string) => db.select().from(jobsLeases).where(eq(jobsLeases.name, name)).get()
 
 describe("Jobs.run", () => {
@@ -137,6 +151,72 @@ describe("Jobs.run", () => {
     const next = new Date(SLOT.getTime() + 60_000)
     expect((await Jobs.run(job, next, { env })).status).toBe("ran")
     expect(runs).toBe(1)
+  })
+
+  it("releases a claim that commits but answers after the D1 deadline, so the next slot runs", async () => {
+    const { answer, answered, handed, waitUntil } = harness()
+    const { db: slow } = lateD1(env.DB, (query) => (isClaim(query) ? answered : undefined))
+    let runs = 0
+    const job = Jobs.make({
+      name: "run.late-claim",
+      cron: "* * * * *",
+      exclusive: true,
+      timeout: "15 minutes",
+      run: () => void runs++,
+    })
+    const deps = { env: { ...env, DB: slow }, runId: "r-late", d1DeadlineMs: 50, waitUntil }
+    expect(await Jobs.run(job, SLOT, deps)).toMatchObject({ status: "skipped", reason: "claim timed out" })
+    expect(runs).toBe(0)
+    // D1 committed the claim: the run that gave up holds the slot's lease for 16 minutes.
+    expect(await leaseOf("run.late-claim")).toMatchObject({ holder: "r-late", lastSlot: SLOT.getTime() })
+    expect(logs.of("job.run")).toEqual([
+      expect.objectContaining({ runId: "r-late", outcome: "skipped", reason: "claim timed out", level: "error" }),
+    ])
+
+    answer()
+    await Promise.all(handed)
+    expect(await leaseOf("run.late-claim")).toEqual({
+      name: "run.late-claim",
+      lastSlot: SLOT.getTime(),
+      leaseUntil: null,
+      holder: null,
+    })
+    const next = new Date(SLOT.getTime() + 60_000)
+    expect(await Jobs.run(job, next, { env })).toMatchObject({ status: "ran" })
+    expect(runs).toBe(1)
+    // Still one log line per run: the compensating release writes none.
+    expect(logs.of("job.run")).toHaveLength(2)
+  })
+
+  it("releases nothing when a late claim answers that the slot was taken", async () => {
+    const { answer, answered, handed, waitUntil } = harness()
+    const { db: slow, calls } = lateD1(env.DB, (query) => (isClaim(query) ? answered : undefined))
+    const job = Jobs.make({ name: "run.late-lost", cron: "* * * * *", exclusive: true, timeout: 1_000, run: () => {} })
+    expect((await Jobs.run(job, SLOT, { env })).status).toBe("ran")
+    const deps = { env: { ...env, DB: slow }, runId: "r-lost", d1DeadlineMs: 50, waitUntil }
+    expect(await Jobs.run(job, SLOT, deps)).toMatchObject({ status: "skipped", reason: "claim timed out" })
+    answer()
+    await Promise.all(handed)
+    expect(calls.filter(isRelease)).toEqual([])
+  })
+
+  it("bounds the compensating release by the D1 deadline", async () => {
+    const { answer, answered, handed, waitUntil } = harness()
+    // The claim answers late; the release it then sends commits but never answers.
+    const { db: slow, calls } = lateD1(env.DB, (query) =>
+      isClaim(query) ? answered : isRelease(query) ? FOREVER : undefined,
+    )
+    const job = Jobs.make({ name: "run.late-both", cron: "* * * * *", exclusive: true, timeout: 1_000, run: () => {} })
+    await Jobs.run(job, SLOT, { env: { ...env, DB: slow }, runId: "r-both", d1DeadlineMs: 50, waitUntil })
+    answer()
+    expect(handed).toHaveLength(1)
+    const settled = await Promise.race([
+      Promise.all(handed).then(() => "settled"),
+      new Promise((resolve) => setTimeout(resolve, 2_000, "still waiting")),
+    ])
+    expect(settled).toBe("settled")
+    expect(calls.filter(isRelease)).toHaveLength(1)
+    expect(await leaseOf("run.late-both")).toMatchObject({ holder: null })
   })
 
   it("keeps the run's outcome when only the release fails, and the lease then expires by itself", async () => {

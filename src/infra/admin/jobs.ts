@@ -1,4 +1,4 @@
-import { Hono } from "hono"
+import { type Context, Hono } from "hono"
 import { database, type JobLease } from "../db/index.ts"
 import { problem, validate } from "../http/index.ts"
 import { type Job, Jobs, leaseStatus, listLeases } from "../jobs/index.ts"
@@ -13,6 +13,16 @@ export const leaseView = (lease: JobLease | undefined, now: number) => ({
   holder: lease?.holder ?? null,
   status: leaseStatus(lease, now),
 })
+
+/** The request's waitUntil; a request without an execution context (app.request in tests) has none. */
+function waitUntilOf(c: Context): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx
+    return ctx.waitUntil.bind(ctx)
+  } catch {
+    return undefined
+  }
+}
 
 /** GET /jobs and POST /jobs/:name/run over the declared jobs. */
 export const jobRoutes = (jobs: readonly Job[]) =>
@@ -42,7 +52,7 @@ export const jobRoutes = (jobs: readonly Job[]) =>
         const job = jobs.find((declared) => declared.name === name)
         if (!job) return problem(c, 404, "Not found", `no job "${name}" is declared in src/jobs.ts`, { field: "name" })
         const slot = Jobs.slotOf(Date.now())
-        const result = await Jobs.run(job, slot, { env: c.env })
+        const result = await Jobs.run(job, slot, { env: c.env, waitUntil: waitUntilOf(c) })
         if (result.reason === "slot taken") {
           return problem(c, 409, "Conflict", `the ${slot.toISOString()} slot of "${name}" is already run or held`)
         }

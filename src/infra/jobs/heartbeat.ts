@@ -1,6 +1,6 @@
 import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
-import { type RunResult, run } from "./run.ts"
+import { type RunDeps, type RunResult, run } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
 
 /** The one Cron Trigger in wrangler.toml; every job is matched against its minute. */
@@ -14,11 +14,12 @@ export async function beat(
   jobs: readonly Job[],
   scheduledTime: number,
   env: Env,
+  options: Pick<RunDeps, "waitUntil" | "d1DeadlineMs"> = {},
 ): Promise<Array<{ job: string } & RunResult>> {
   try {
     const slot = slotOf(scheduledTime)
     const due = dueAt(jobs, slot)
-    const settled = await Promise.allSettled(due.map((job) => run(job, slot, { env })))
+    const settled = await Promise.allSettled(due.map((job) => run(job, slot, { env, ...options })))
     return settled.flatMap((result, i) => {
       const job = (due[i] as Job).name
       if (result.status === "fulfilled") return [{ job, ...result.value }]

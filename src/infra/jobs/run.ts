@@ -11,14 +11,18 @@ export interface RunResult {
   status: RunStatus
   runId: string
   ms: number
-  /** Why a run was skipped: another run holds or already ran the slot, or the claim got no answer. */
-  reason?: "slot taken" | "claim failed" | "invalid slot"
+  /** Why a run was skipped: another run holds or already ran the slot, the claim failed or got no answer in time. */
+  reason?: "slot taken" | "claim failed" | "claim timed out" | "invalid slot"
 }
 
 export interface RunDeps {
   env: Env
   now?: () => number
   runId?: string
+  /** The caller's ctx.waitUntil: keeps a late claim's release going after the run has answered. */
+  waitUntil?: (promise: Promise<unknown>) => void
+  /** How long a claim or release waits for D1 (default D1_DEADLINE_MS). */
+  d1DeadlineMs?: number
 }
 
 export class JobTimeoutError extends Error {
@@ -43,21 +47,32 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
   }
   const slot = slotOf(slotTime)
   const fields = { job: job.name, slot: slot.toISOString(), runId }
-  const finish = (status: RunStatus, extra: Record<string, unknown> = {}): RunResult => {
+  const deadline = deps.d1DeadlineMs ?? D1_DEADLINE_MS
+  const db = database(deps.env.DB)
+  const finish = (status: RunStatus, extra: Record<string, unknown> = {}, reason?: RunResult["reason"]): RunResult => {
     const ms = Math.max(0, now() - started)
-    logLine(status === "ran" ? "info" : "error", "job.run", { ...fields, outcome: status, ms, ...extra })
-    return status === "skipped" ? { status, runId, ms, reason: "claim failed" } : { status, runId, ms }
+    const why = reason === undefined ? {} : { reason }
+    logLine(status === "ran" ? "info" : "error", "job.run", { ...fields, outcome: status, ms, ...why, ...extra })
+    return { status, runId, ms, ...why }
   }
 
   if (job.exclusive) {
     const claim = { name: job.name, slot: slot.getTime(), now: now(), leaseMs: job.leaseMs, holder: runId }
+    const claiming = claimSlot(db, claim)
     let claimed: boolean | typeof TIMED_OUT
     try {
-      claimed = await within(claimSlot(database(deps.env.DB), claim), D1_DEADLINE_MS)
+      claimed = await within(claiming, deadline)
     } catch (error) {
-      return finish("skipped", { reason: "claim failed", error: describeError(error) })
+      // Not released: a claim that threw has no later answer to follow, so a release now could land
+      // before a commit still in flight; a lease it may have left expires at timeout + 1 minute.
+      return finish("skipped", { error: describeError(error) }, "claim failed")
     }
-    if (claimed === TIMED_OUT) return finish("skipped", { reason: `claim got no answer within ${D1_DEADLINE_MS} ms` })
+    if (claimed === TIMED_OUT) {
+      // The claim may still commit: once it answers that it did, end that lease, so the next slot is not refused.
+      const release = claiming.then((won) => won && within(releaseSlot(db, job.name, runId), deadline)).catch(() => {})
+      deps.waitUntil?.(release)
+      return finish("skipped", { deadlineMs: deadline }, "claim timed out")
+    }
     // Another run owns this slot (or already ran it): do nothing, log nothing.
     if (!claimed) return { status: "skipped", runId, ms: Math.max(0, now() - started), reason: "slot taken" }
   }
@@ -67,8 +82,8 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
   let releaseError: string | undefined
   if (job.exclusive) {
     try {
-      const released = await within(releaseSlot(database(deps.env.DB), job.name, runId), D1_DEADLINE_MS)
-      if (released === TIMED_OUT) releaseError = `no answer within ${D1_DEADLINE_MS} ms`
+      const released = await within(releaseSlot(db, job.name, runId), deadline)
+      if (released === TIMED_OUT) releaseError = `no answer within ${deadline} ms`
     } catch (error) {
       // The lease expires by itself at timeout + 1 minute; last_slot already guards the slot.
       releaseError = describeError(error)
