@@ -148,6 +148,40 @@ describe("the door", () => {
     expect(await snapshot([STREAM])).toEqual(before)
   })
 
+  it.each([
+    ["a dollar and an exclamation mark", "pa$$word!"],
+    ["a hash", "token#1"],
+    ["an at sign", "admin@example"],
+    ["a colon", "user:secret"],
+    ["a space", "correct horse battery staple"],
+    ["padding in the middle", "abc=def"],
+  ])("answers 503 naming the token rule, even to the right token, when ADMIN_TOKEN has %s", async (_what, token) => {
+    const before = await snapshot([STREAM])
+    for (const route of everyRoute()) {
+      const res = await adminFetch(fill(route), {
+        method: route.method,
+        token,
+        body: bodyOf(route),
+        env: { ADMIN_TOKEN: token },
+      })
+      const body = await expectProblem(res, 503)
+      expect(body.title, label(route)).toBe("Admin token unusable")
+      expect(body.detail).toMatch(/ADMIN_TOKEN must be an RFC 6750 b64token/)
+      expect(JSON.stringify(body)).not.toContain(token)
+    }
+    expect(await snapshot([STREAM])).toEqual(before)
+    // The dashboard's shell still loads, so that it can show the problem.
+    expect((await adminFetch("/admin", { token: null, env: { ADMIN_TOKEN: token } })).status).toBe(200)
+  })
+
+  it.each(["abc+/~._-XYZ019", "c2VjcmV0==", "a"])(
+    "lets a token of the rule's whole alphabet through: %s",
+    async (token) => {
+      expect((await adminFetch("/admin/jobs", { token, env: { ADMIN_TOKEN: token } })).status).toBe(200)
+      expect((await adminFetch("/admin/jobs", { token: `${token}x`, env: { ADMIN_TOKEN: token } })).status).toBe(401)
+    },
+  )
+
   it("shuts unknown paths and methods too: 401 without a token, 503 with none configured", async () => {
     const odd: Route[] = [
       { method: "GET", path: "/whatever" },

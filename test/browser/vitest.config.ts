@@ -3,11 +3,11 @@ import { defineConfig } from "vitest/config"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
-/** The dashboard in a real browser against `wrangler dev`: runs in Node, not workerd. */
+/** Node, not workerd: the dashboard in a real browser against `wrangler dev`, and `npm start`'s own scripts. */
 export default defineConfig({
   root,
   test: {
-    include: ["test/browser/**/*.browser.test.ts"],
+    include: ["test/browser/**/*.browser.test.ts", "scripts/dev/**/*.test.ts"],
     environment: "node",
     // One wrangler dev and one Chromium at a time.
     fileParallelism: false,

@@ -97,12 +97,11 @@ async function runToEnd(args: string[], env: Record<string, string>, timeoutMs: 
 }
 
 /** Applies the D1 migrations to a fresh state directory, then starts `wrangler dev` on it and waits for /health. */
-export async function startWorker(): Promise<LocalWorker> {
+export async function startWorker(token = randomBytes(24).toString("hex")): Promise<LocalWorker> {
   const dir = await mkdtemp(path.join(tmpdir(), "slotwise-browser-"))
   const persist = path.join(dir, "state")
   const env = { WRANGLER_LOG_PATH: path.join(dir, "logs") }
   const lines: string[] = []
-  const token = randomBytes(24).toString("hex")
   let dev: Wrangler | undefined
   const stop = async () => {
     await dev?.stop()

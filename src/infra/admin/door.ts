@@ -2,6 +2,7 @@ import { bearerAuth } from "hono/bearer-auth"
 import { createMiddleware } from "hono/factory"
 import { timingSafeEqual } from "hono/utils/buffer"
 import { problem } from "../http/index.ts"
+import { ADMIN_TOKEN_RULE, ADMIN_TOKEN_SYNTAX } from "./token.ts"
 
 export type AdminEnv = { Bindings: Env }
 
@@ -29,12 +30,27 @@ const unauthorized = (detail: string) => ({
   wwwAuthenticateHeader: `Bearer realm="${REALM}"`,
 })
 
-/** `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time (hashed, so length leaks nothing). */
-export const door = bearerAuth<AdminEnv>({
+const bearer = bearerAuth<AdminEnv>({
   realm: REALM,
   verifyToken: async (token, c) => timingSafeEqual(adminToken(c.env) ?? "", token),
   noAuthenticationHeader: unauthorized("send Authorization: Bearer <ADMIN_TOKEN>"),
   // A malformed header is a wrong token, not a bad request: 401 either way.
   invalidAuthenticationHeader: unauthorized("the Authorization header is not `Bearer <token>`"),
   invalidToken: unauthorized("the bearer token is not this Worker's ADMIN_TOKEN"),
+})
+
+/**
+ * `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time (hashed, so length leaks nothing).
+ * A configured token no bearer header can carry is a 503 naming the rule, never a 401 to the right token.
+ */
+export const door = createMiddleware<AdminEnv>(async (c, next) => {
+  if (!ADMIN_TOKEN_SYNTAX.test(adminToken(c.env) ?? "")) {
+    return problem(
+      c,
+      503,
+      "Admin token unusable",
+      `ADMIN_TOKEN ${ADMIN_TOKEN_RULE}; no Authorization header can carry this one: set another with \`wrangler secret put ADMIN_TOKEN\` (locally in .dev.vars)`,
+    )
+  }
+  return bearer(c, next)
 })

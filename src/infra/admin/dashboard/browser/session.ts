@@ -43,6 +43,11 @@ async function api(method, path, body) {
   } catch {
     data = { title: res.statusText, detail: text.slice(0, 300) }
   }
+  // A configured token no bearer header can carry: the token form shows why (the server's rule).
+  if (res.status === 503 && String(data.type).endsWith("/admin-token-unusable")) {
+    sessionStorage.removeItem(TOKEN_KEY)
+    throw new NeedToken(data.detail)
+  }
   if (!res.ok) throw new Problem(res.status, data)
   return data
 }
