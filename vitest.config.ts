@@ -22,6 +22,8 @@ export default defineConfig(async () => {
             SIM_STEPS: process.env.SIM_STEPS ?? "",
             // The admin route's secret; tests that need it off pass an env without it.
             ADMIN_TOKEN: "test-admin-token",
+            // Running locally, as npm start does: billing webhooks may be http://127.0.0.1.
+            SLOTWISE_LOCAL: "1",
           },
         },
       }),

@@ -1,5 +1,6 @@
 import { Hono } from "hono"
 import { HTTPException } from "hono/http-exception"
+import { adminOn, door } from "./infra/admin/door.ts"
 import { admin } from "./infra/admin/index.ts"
 import { problem } from "./infra/http/index.ts"
 import { describeError, logLine } from "./infra/log.ts"
@@ -9,6 +10,8 @@ import { billingRoutes } from "./slices/billing/index.ts"
 
 export const app = new Hono<{ Bindings: Env }>()
   .get("/health", (c) => c.json({ ok: true }))
+  // The example slice creates streams and outgoing POSTs: the admin token guards it too.
+  .use("/billing/*", adminOn, door)
   .route("/billing", billingRoutes)
   .get("/admin/", (c) => c.redirect("/admin", 308))
   .route("/admin", admin(jobs))

@@ -1,4 +1,4 @@
-import { DEV_VARS, ensureAdminToken } from "./dev-vars.ts"
+import { DEV_VARS, ensureDevVars } from "./dev-vars.ts"
 import { say } from "./log.ts"
 import { runWrangler } from "./wrangler.ts"
 
@@ -22,17 +22,20 @@ export const applyMigrations: PrepareStep = {
   run: () => runWrangler(["d1", "migrations", "apply", "DB", "--local"], MIGRATIONS_TIMEOUT_MS, { CI: "true" }),
 }
 
-export const adminToken: PrepareStep = {
-  name: `admin token in ${DEV_VARS}`,
+export const devVars: PrepareStep = {
+  name: `admin token and SLOTWISE_LOCAL in ${DEV_VARS}`,
   run: async (ctx) => {
-    const { token, created } = await ensureAdminToken()
+    const { token, added } = await ensureDevVars()
     ctx.adminToken = token
-    say(created ? `created ${DEV_VARS} with a random ADMIN_TOKEN` : `using the ADMIN_TOKEN in ${DEV_VARS}`)
+    if (added.includes("ADMIN_TOKEN")) say(`wrote a random ADMIN_TOKEN to ${DEV_VARS}`)
+    else say(`using the ADMIN_TOKEN in ${DEV_VARS}`)
+    if (added.includes("SLOTWISE_LOCAL"))
+      say(`wrote SLOTWISE_LOCAL=1 to ${DEV_VARS}: billing webhooks may be http://127.0.0.1`)
   },
 }
 
 /** The hook point: steps run in this order before `wrangler dev` starts. */
-export const prepareSteps: PrepareStep[] = [adminToken, applyMigrations]
+export const prepareSteps: PrepareStep[] = [devVars, applyMigrations]
 
 export async function prepare(steps: readonly PrepareStep[], ctx: DevContext): Promise<void> {
   for (const step of steps) {

@@ -10,8 +10,6 @@ interface SeedRequest {
   method: "POST" | "PUT"
   path: string
   body: unknown
-  /** Sent with the admin token (an admin route). */
-  admin?: boolean
 }
 
 /**
@@ -48,17 +46,14 @@ export async function seedDemo(origin: string, adminToken: string): Promise<void
         after: "5 seconds",
         payload: { account: DEMO, url: UNREACHABLE_WEBHOOK },
       },
-      admin: true,
     },
   ]
   for (const request of requests) {
     try {
       const res = await fetch(`${origin}${request.path}`, {
         method: request.method,
-        headers: {
-          "content-type": "application/json",
-          ...(request.admin ? { authorization: `Bearer ${adminToken}` } : {}),
-        },
+        // The billing routes sit behind the admin door too.
+        headers: { "content-type": "application/json", authorization: `Bearer ${adminToken}` },
         body: JSON.stringify(request.body),
         signal: AbortSignal.timeout(SEED_TIMEOUT_MS),
       })

@@ -123,6 +123,9 @@ export async function startWorker(token = randomBytes(24).toString("hex")): Prom
         persist,
         "--var",
         `ADMIN_TOKEN:${token}`,
+        // Running locally: the seeded webhooks point at http://127.0.0.1.
+        "--var",
+        "SLOTWISE_LOCAL:1",
         "--show-interactive-dev-session=false",
       ],
       // wrangler also looks for the required secret in its environment when there is no .dev.vars (CI).

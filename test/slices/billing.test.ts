@@ -1,9 +1,11 @@
+import { listDurableObjectIds } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers"
 import { describe, expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import { closeExpiredTrials, rollUpUsage } from "../../src/slices/billing/index.ts"
 import { recordUsage, startTrial, trialById, usageTotalOf } from "../../src/slices/billing/queries.ts"
+import { ADMIN_TOKEN, adminFetch } from "../support/admin.ts"
 
 const db = database(env.DB)
 const DAY = 86_400_000
@@ -44,7 +46,7 @@ describe("billing.roll-up-usage", () => {
     const bad = await exports.default.fetch("http://x/billing/usage", {
       method: "POST",
       body: JSON.stringify({ account: "acme", quantity: -1 }),
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
     })
     expect(bad.status).toBe(400)
     expect(bad.headers.get("content-type")).toBe("application/problem+json")
@@ -52,7 +54,7 @@ describe("billing.roll-up-usage", () => {
     const ok = await exports.default.fetch("http://x/billing/usage", {
       method: "POST",
       body: JSON.stringify({ account: "route-acme", quantity: 2 }),
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
     })
     expect(ok.status).toBe(201)
   })
@@ -63,7 +65,7 @@ describe("billing.roll-up-usage", () => {
       const res = await exports.default.fetch("http://x/billing/trials", {
         method: "POST",
         body: JSON.stringify({ account: "impossible-date", dueAt }),
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
       })
       expect(res.status).toBe(400)
       expect(await res.json()).toMatchObject({ field: "dueAt" })
@@ -75,10 +77,58 @@ describe("billing.roll-up-usage", () => {
     const res = await exports.default.fetch("http://x/billing/usage", {
       method: "POST",
       body: JSON.stringify({ account: name, quantity: 1 }),
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
     })
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ field: "account" })
     expect(await env.DB.prepare("SELECT * FROM usage_events WHERE account = ?").bind(name).first()).toBeNull()
+  })
+})
+
+describe("the billing routes are behind the admin door", () => {
+  const ACCOUNT = "door-billing"
+  const routes = [
+    { method: "POST", path: "/billing/trials", body: { account: ACCOUNT, dueAt: "2100-02-01T00:00:00Z" } },
+    { method: "POST", path: "/billing/usage", body: { account: ACCOUNT, quantity: 1 } },
+    { method: "PUT", path: `/billing/usage/${ACCOUNT}/webhook`, body: { url: "https://hooks.example.com/usage" } },
+    { method: "GET", path: `/billing/usage/${ACCOUNT}` },
+    { method: "GET", path: "/billing/nothing-here" },
+  ]
+  const written = async () => ({
+    rows: (
+      await env.DB.batch([
+        env.DB.prepare("SELECT * FROM trials WHERE account = ?").bind(ACCOUNT),
+        env.DB.prepare("SELECT * FROM usage_events WHERE account = ?").bind(ACCOUNT),
+        env.DB.prepare("SELECT * FROM schedule_streams WHERE name = ?").bind(ACCOUNT),
+      ])
+    ).map((result) => result.results),
+    objects: (await listDurableObjectIds(env.SCHEDULES)).length,
+  })
+
+  it.each([
+    { what: "no token", token: null, status: 401 },
+    { what: "a wrong token", token: "not-the-admin-token", status: 401 },
+    { what: "no ADMIN_TOKEN configured", token: ADMIN_TOKEN, env: { ADMIN_TOKEN: undefined }, status: 503 },
+  ])("refuses every billing route with $what ($status), writing nothing", async ({ token, env: overrides, status }) => {
+    const before = await written()
+    for (const { method, path, body } of routes) {
+      const res = await adminFetch(path, {
+        method,
+        token,
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        ...(overrides ? { env: overrides } : {}),
+      })
+      expect(res.status, `${method} ${path}`).toBe(status)
+      expect(res.headers.get("content-type")).toBe("application/problem+json")
+    }
+    expect(await written()).toEqual(before)
+  })
+
+  it("lets the admin token through", async () => {
+    const res = await adminFetch("/billing/usage", {
+      method: "POST",
+      body: JSON.stringify({ account: ACCOUNT, quantity: 2 }),
+    })
+    expect(res.status).toBe(201)
   })
 })

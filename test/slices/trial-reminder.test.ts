@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers"
 import { describe, expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import { remindersOf } from "../../src/slices/billing/queries.ts"
+import { ADMIN_TOKEN } from "../support/admin.ts"
 
 const berlinTime = (ms: number) =>
   new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit" }).format(ms)
@@ -10,7 +11,7 @@ describe("billing.trial-reminder", () => {
   it("is scheduled per user at 09:00 in the user's timezone and sends one reminder per occurrence", async () => {
     const res = await exports.default.fetch("http://x/billing/trials", {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
       body: JSON.stringify({ account: "acme-berlin", dueAt: "2100-02-01T00:00:00Z", timezone: "Europe/Berlin" }),
     })
     expect(res.status).toBe(201)
@@ -42,7 +43,7 @@ describe("billing.trial-reminder", () => {
   it("refuses an unknown timezone before anything is written", async () => {
     const res = await exports.default.fetch("http://x/billing/trials", {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
       body: JSON.stringify({ account: "acme-nowhere", dueAt: "2100-02-01T00:00:00Z", timezone: "Nowhere/City" }),
     })
     expect(res.status).toBe(400)

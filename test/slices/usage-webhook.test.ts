@@ -3,6 +3,7 @@ import { env, exports } from "cloudflare:workers"
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import type { ScheduleStream, ScheduleView } from "../../src/infra/schedules/index.ts"
 import { usageWebhook } from "../../src/slices/billing/index.ts"
+import { ADMIN_TOKEN, adminFetch } from "../support/admin.ts"
 import { captureLogs } from "../support/logs.ts"
 
 const logs = captureLogs()
@@ -56,8 +57,16 @@ const account = () => `hook-acct-${++accounts}`
 const subscribe = (name: string, body: unknown) =>
   exports.default.fetch(`http://slotwise.test/billing/usage/${name}/webhook`, {
     method: "PUT",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
     body: JSON.stringify(body),
+  })
+
+/** The route as a deployed Worker answers it: no SLOTWISE_LOCAL. */
+const subscribeDeployed = (name: string, url: string) =>
+  adminFetch(`/billing/usage/${name}/webhook`, {
+    method: "PUT",
+    body: JSON.stringify({ url }),
+    env: { SLOTWISE_LOCAL: undefined },
   })
 
 type Stub = Pick<ScheduleStream, "tick" | "get" | "events">
@@ -129,6 +138,33 @@ describe("PUT /billing/usage/:account/webhook", () => {
     expect(await res.json()).toMatchObject({ status: 400, field: "url", detail: expect.stringMatching(/^url: /) })
     expect(await env.DB.prepare("SELECT name FROM schedule_streams WHERE name = ?").bind(name).first()).toBeNull()
     expect((await listDurableObjectIds(env.SCHEDULES)).length).toBe(objects)
+  })
+
+  it.each([
+    ["plain http", "http://hooks.example.com/usage"],
+    ["http to 127.0.0.1", "http://127.0.0.1:9/usage"],
+    ["http to localhost", "http://localhost:9/usage"],
+  ])("refuses %s on a deployed Worker with 400 naming url, and creates nothing", async (_what, url) => {
+    const name = account()
+    const objects = (await listDurableObjectIds(env.SCHEDULES)).length
+    const res = await subscribeDeployed(name, url)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ field: "url", detail: expect.stringMatching(/^url: must be https:\/\//) })
+    expect(await env.DB.prepare("SELECT name FROM schedule_streams WHERE name = ?").bind(name).first()).toBeNull()
+    expect((await listDurableObjectIds(env.SCHEDULES)).length).toBe(objects)
+  })
+
+  it("accepts https on a deployed Worker", async () => {
+    expect((await subscribeDeployed(account(), HOOK)).status).toBe(200)
+  })
+
+  it("running locally (SLOTWISE_LOCAL=1, as the tests do), accepts http://127.0.0.1 and still refuses other http", async () => {
+    expect((await subscribe(account(), { url: "http://127.0.0.1:9/usage" })).status).toBe(200)
+    for (const url of ["http://hooks.example.com/usage", "http://localhost:9/usage", "http://127.0.0.2/usage"]) {
+      const res = await subscribe(account(), { url })
+      expect(res.status, url).toBe(400)
+      expect(await res.json()).toMatchObject({ field: "url" })
+    }
   })
 
   it("refuses an account that is not a stream name with 400 naming account", async () => {
@@ -227,6 +263,39 @@ describe("the billing.usage-webhook consumer", () => {
       attempts: 1,
       lastError: `POST ${HOOK} answered ${status}`,
     })
+  })
+
+  it("stops a schedule upserted through admin with a url outside the rule (terminal failed), posting nothing", async () => {
+    const name = account()
+    const url = "http://hooks.example.com/usage"
+    const put = await adminFetch(`/admin/streams/${name}/schedules/usage-webhook`, {
+      method: "PUT",
+      body: JSON.stringify({ consumer: usageWebhook.name, every: "1 minute", payload: { account: name, url } }),
+    })
+    expect(put.status).toBe(200)
+    expect(await deliverDue(name)).toMatchObject({ claimed: 1, delivered: 0, retried: 0, failed: 1 })
+    expect(await viewOf(name)).toMatchObject({
+      state: "failed",
+      lastError: expect.stringMatching(/^url http:\/\/hooks\.example\.com\/usage must be https:\/\//),
+    })
+    expect(received).toEqual([])
+  })
+
+  it("refuses http://127.0.0.1 at delivery on a deployed Worker (no SLOTWISE_LOCAL)", async () => {
+    const delivery = {
+      stream: "s",
+      scheduleId: "usage-webhook",
+      occurrence: 1,
+      dueAt: new Date(0),
+      attempt: 1,
+      lateByMs: 0,
+      idempotencyKey: "schedule:s/usage-webhook:1",
+      payload: { account: "s", url: "http://127.0.0.1:9/usage" },
+    }
+    const deployed = { ...env, SLOTWISE_LOCAL: undefined }
+    const outcome = await usageWebhook.deliver(delivery, { env: deployed, signal: new AbortController().signal })
+    expect(outcome).toMatchObject({ status: "terminal", reason: expect.stringMatching(/must be https:\/\//) })
+    expect(received).toEqual([])
   })
 
   it.each([400, 401, 404, 410, 422])("stops the schedule (terminal failed) on a %i", async (status) => {

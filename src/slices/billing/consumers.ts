@@ -2,6 +2,7 @@ import { database } from "../../infra/db/index.ts"
 import { logLine } from "../../infra/log.ts"
 import { Schedules } from "../../infra/schedules/schedules.ts"
 import { recordReminder, trialById, usageTotalOf } from "./queries.ts"
+import { webhookUrlProblem } from "./webhook-url.ts"
 
 export type TrialReminderPayload = { trialId: number; account: string }
 
@@ -48,6 +49,9 @@ export const usageWebhook = Schedules.consumer<UsageWebhookPayload>({
   timeout: "10 seconds",
   deliver: async (delivery, { env, signal }) => {
     const { account, url } = delivery.payload
+    // Checked again here: admin can upsert any payload, and a deployed Worker never POSTs over plain http.
+    const refused = webhookUrlProblem(url, env)
+    if (refused) return Schedules.terminal(`url ${url} ${refused}`)
     const total = await usageTotalOf(database(env.DB), account)
     let res: Response
     try {

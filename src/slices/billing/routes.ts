@@ -14,6 +14,7 @@ import {
   usageWebhook,
 } from "./consumers.ts"
 import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
+import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "./webhook-url.ts"
 
 // An account names its own schedule stream, so it follows the stream-name rule.
 const account = z.string().regex(NAME, NAME_RULE)
@@ -64,10 +65,13 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
   .put(
     "/usage/:account/webhook",
     validate("param", z.object({ account })),
-    validate("json", z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) })),
+    validate("json", z.object({ url: z.url({ protocol: /^https?$/ }).max(MAX_WEBHOOK_URL_LENGTH) })),
     async (c) => {
       const { account } = c.req.valid("param")
-      const payload: UsageWebhookPayload = { account, url: c.req.valid("json").url }
+      const { url } = c.req.valid("json")
+      const refused = webhookUrlProblem(url, c.env)
+      if (refused) return problem(c, 400, "Invalid input", `url: ${refused}`, { field: "url" })
+      const payload: UsageWebhookPayload = { account, url }
       // One webhook per account, every minute; a new url replaces the old one.
       const schedule = await Schedules.stream(c.env.SCHEDULES, account).upsert({
         id: "usage-webhook",
