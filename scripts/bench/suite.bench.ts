@@ -7,6 +7,7 @@ import { pick } from "./workloads/common.ts"
 import { cost } from "./workloads/cost.ts"
 import { retry } from "./workloads/retry.ts"
 import { scale } from "./workloads/scale.ts"
+import { soak } from "./workloads/soak.ts"
 import { steady } from "./workloads/steady.ts"
 
 /**
@@ -54,4 +55,8 @@ it("retry", async () => {
 
 it("scale", async () => {
   await scale(pick(smoke, { smoke: [1_000], full: [1_000, 10_000, 100_000] }), pick(smoke, { smoke: 100, full: 2_000 }))
+})
+
+it("soak", async () => {
+  await soak(pick(smoke, { smoke: 5_000, full: 100_000 }), pick(smoke, { smoke: 3, full: 5 }))
 })

@@ -161,6 +161,19 @@ describe("the admin dashboard", () => {
     await scheduleRow("usage-webhook").waitFor()
   })
 
+  test("offers Remove only for a finished or cancelled schedule, and removes one after confirming", async () => {
+    expect(await scheduleRow("usage-report").locator(byTestId("schedule-remove")).count()).toBe(0)
+    let question = ""
+    page.once("dialog", (dialog) => {
+      question = dialog.message()
+      void dialog.accept()
+    })
+    await scheduleRow("daily-digest").locator(byTestId("schedule-remove")).click()
+    await page.locator(`${byTestId("status")}[data-kind="ok"]`, { hasText: "removed daily-digest" }).waitFor()
+    await scheduleRow("daily-digest").waitFor({ state: "detached" })
+    expect(question).toContain("occurrence 1")
+  })
+
   test("pages through a large stream by cursor", async () => {
     await page.fill(byTestId("stream-input"), BULK_STREAM)
     await page.press(byTestId("stream-input"), "Enter")

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import { remindersOf } from "../../src/slices/billing/queries.ts"
 import { ADMIN_TOKEN } from "../support/admin.ts"
+import { RETAINED } from "../support/streams.ts"
 
 const berlinTime = (ms: number) =>
   new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit" }).format(ms)
@@ -25,7 +26,7 @@ describe("billing.trial-reminder", () => {
 
     // Drive the user's stream with the injected clock: the reminder is due at nextAt.
     const rpc = env.SCHEDULES.get(env.SCHEDULES.idFromName("acme-berlin")) as unknown as {
-      tick(now: number): Promise<{ delivered: number }>
+      tick(now: number): Promise<{ delivered: number; swept: number; alarm: number | null }>
       get(stream: string, id: string): Promise<unknown>
     }
     expect((await rpc.tick(reminder.nextAt)).delivered).toBe(1)
@@ -38,6 +39,13 @@ describe("billing.trial-reminder", () => {
     expect((await rpc.tick(next.value.nextAt)).delivered).toBe(0)
     expect(await remindersOf(database(env.DB), "acme-berlin")).toHaveLength(1)
     expect(((await rpc.get("acme-berlin", reminder.id)) as { value: { state: string } }).value.state).toBe("cancelled")
+
+    // The cancelled reminder goes with the stream's retention window, and the empty stream leaves the directory.
+    const listed = () => env.DB.prepare("SELECT name FROM schedule_streams WHERE name = 'acme-berlin'").first()
+    expect(await listed()).not.toBeNull()
+    expect(await rpc.tick(next.value.nextAt + RETAINED)).toMatchObject({ swept: 1, alarm: null })
+    expect(((await rpc.get("acme-berlin", reminder.id)) as { ok: boolean }).ok).toBe(false)
+    expect(await listed()).toBeNull()
   })
 
   it("refuses an unknown timezone before anything is written", async () => {

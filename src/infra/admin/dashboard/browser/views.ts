@@ -154,6 +154,9 @@ function scheduleRow(s) {
         button("Cancel", "schedule-cancel", () => scheduleAction(s.id, "cancel"), { class: "danger" }),
         button("Resume", "schedule-resume", () => scheduleAction(s.id, "resume")),
         button("Trigger", "schedule-trigger", () => scheduleAction(s.id, "trigger")),
+        s.state === "scheduled"
+          ? null
+          : button("Remove", "schedule-remove", () => scheduleAction(s.id, "remove"), { class: "danger" }),
       ),
     ),
   )
@@ -169,14 +172,21 @@ const QUESTIONS = {
   cancel: "Cancel schedule {id}? It stops firing until resumed.",
   resume: "Resume schedule {id}? It fires again from its next due time.",
   trigger: "Trigger schedule {id} now? Its current occurrence is delivered at once.",
+  remove: "Remove schedule {id} now? Its row is deleted; reusing its id later starts again at occurrence 1.",
 }
 function scheduleAction(id, verb) {
   const stream = schedules.stream
   selectSchedule(id)
   action(
     QUESTIONS[verb].replace("{id}", id + " in stream " + stream),
-    () => api("POST", "/streams/" + enc(stream) + "/schedules/" + enc(id) + "/" + verb),
-    (r) => verb + " " + id + ": now " + r.schedule.state + (r.schedule.lastError ? " (" + r.schedule.lastError + ")" : ""),
+    () =>
+      verb === "remove"
+        ? api("DELETE", "/streams/" + enc(stream) + "/schedules/" + enc(id))
+        : api("POST", "/streams/" + enc(stream) + "/schedules/" + enc(id) + "/" + verb),
+    (r) =>
+      verb === "remove"
+        ? "removed " + id
+        : verb + " " + id + ": now " + r.schedule.state + (r.schedule.lastError ? " (" + r.schedule.lastError + ")" : ""),
     loadSchedules,
   )
 }
