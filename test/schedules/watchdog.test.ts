@@ -174,8 +174,9 @@ describe("the alarm watchdog", () => {
       failed: 1,
       failures: [{ stream: slow.name, error: `no answer within ${NUDGE_DEADLINE_MS} ms` }],
     })
+    // Bounded: it waited out the slow nudge's deadline, not the slow delivery (a loaded machine may add seconds).
     expect(took).toBeGreaterThanOrEqual(NUDGE_DEADLINE_MS - 50)
-    expect(took).toBeLessThan(NUDGE_DEADLINE_MS + 3_000)
+    expect(took).toBeLessThan(3 * NUDGE_DEADLINE_MS)
     expect(value(await quick.get("answers")).state).toBe("completed")
     // The failed stream goes behind the others: the next runs look at it 10 minutes later.
     expect(await recorded(slow.name)).toBe(T0 + 5 * MINUTE + FAILED_NUDGE_RECHECK_MS)
