@@ -9,11 +9,15 @@ export default defineConfig(async () => {
   return {
     plugins: [
       cloudflareTest({
+        // The example app with scripted test consumers, built through the same public calls (test/support/worker.ts).
+        main: "./test/support/worker.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           // Test-only bindings: the migrations to apply, and wrangler.toml's text for drift checks.
           bindings: {
             TEST_MIGRATIONS: migrations,
+            // The engine's own migrations (the package's), which the app's folder must hold unchanged.
+            ENGINE_MIGRATIONS: await readD1Migrations(path.join(root, "src/infra/migrations")),
             TEST_WRANGLER_TOML: readFileSync(path.join(root, "wrangler.toml"), "utf8"),
             // Lets tests drive a stream with an injected clock; production ignores injected times.
             SLOTWISE_TEST_CLOCK: "1",
@@ -28,15 +32,10 @@ export default defineConfig(async () => {
         },
       }),
     ],
-    resolve: {
-      // Under test, the streams' consumer list (src/consumers.ts, imported by stream.ts)
-      // also carries scripted test consumers.
-      alias: [{ find: /^\.\.\/\.\.\/consumers\.ts$/, replacement: path.join(root, "test/support/consumers.ts") }],
-    },
     test: {
       include: ["test/**/*.test.ts"],
       // The browser test drives wrangler dev and Chromium from Node: its own config (test/browser/vitest.config.ts).
-      exclude: [...configDefaults.exclude, "test/browser/**"],
+      exclude: [...configDefaults.exclude, "test/browser/**", "test/adopter/**"],
       setupFiles: ["./test/support/apply-migrations.ts"],
       testTimeout: 30_000,
     },

@@ -1,16 +1,16 @@
-import { app } from "./app.ts"
+import { createApp } from "./app.ts"
 import { consumers } from "./consumers.ts"
-import { Jobs } from "./infra/jobs/index.ts"
+import { Jobs, Schedules } from "./infra/index.ts"
 import { jobs } from "./jobs.ts"
 
-export { ScheduleStream } from "./infra/schedules/index.ts"
+/** The Worker profile's jobs: every slice's, and the watchdog that heals a stream's lost alarm. */
+const workerJobs = Jobs.registry([...jobs, Schedules.watchdog])
+const app = createApp({ jobs: workerJobs, consumers })
 
-// Reads the consumer list now, so a duplicate consumer name fails at start-up.
-void consumers.names
+/** One Durable Object per schedule stream, delivering to these consumers (wrangler.toml binds it as SCHEDULES). */
+export class ScheduleStream extends Schedules.durableObject({ consumers }) {}
 
 export default {
   fetch: app.fetch,
-  async scheduled(controller, env, ctx) {
-    await Jobs.beat(jobs, controller.scheduledTime, env, { waitUntil: ctx.waitUntil.bind(ctx) })
-  },
+  scheduled: Jobs.heartbeat(workerJobs),
 } satisfies ExportedHandler<Env>

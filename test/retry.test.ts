@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest"
+import { durableDelay, recoveryDelay } from "../src/infra/backoff.ts"
 import {
   budgetMs,
   capped,
   contention,
   createRetryingFetch,
   delayFor,
-  durableDelay,
   isConnectionLost,
   isContention,
   isD1Error,
@@ -228,6 +228,14 @@ describe("predicates", () => {
     expect(neverRetried(new Error("trial already closed"))).toBe(true)
     expect(neverRetried(withCode("deadlock", "40P01"))).toBe(false)
     expect(neverRetried(new TypeError("fetch failed"))).toBe(false)
+  })
+})
+
+describe("recoveryDelay", () => {
+  it("starts at 1 s and doubles from the previous delay to 60 s", () => {
+    const delays = [recoveryDelay(0)]
+    while (delays.length < 9) delays.push(recoveryDelay(delays.at(-1) as number))
+    expect(delays.map((ms) => ms / 1_000)).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60])
   })
 })
 

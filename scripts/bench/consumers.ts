@@ -1,8 +1,8 @@
-import { Schedules } from "../../src/infra/schedules/schedules.ts"
+import { Schedules } from "../../src/infra/index.ts"
 import { FAILURES_BEFORE_SUCCESS, markOf, run } from "./record.ts"
 
 /**
- * The stream's consumers under the benchmark (vitest.config.ts aliases src/consumers.ts here).
+ * The stream's consumers under the benchmark (worker.ts builds BenchStream with them).
  * They do what BenchAgent's callbacks do: `bench.noop` records its start and succeeds,
  * `bench.flaky` asks for a retry twice then succeeds.
  */
@@ -28,5 +28,3 @@ export const flaky = Schedules.consumer({
     return ok ? undefined : Schedules.retry("bench: this attempt fails")
   },
 })
-
-export const consumers = Schedules.consumers(() => [noop, flaky])

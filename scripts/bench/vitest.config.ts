@@ -26,10 +26,6 @@ export default defineConfig(async () => {
         },
       }),
     ],
-    resolve: {
-      // The stream's consumer list (src/consumers.ts, imported by stream.ts) is the bench's.
-      alias: [{ find: /^\.\.\/\.\.\/consumers\.ts$/, replacement: path.join(root, "scripts/bench/consumers.ts") }],
-    },
     test: {
       include: ["scripts/bench/**/*.bench.ts"],
       testTimeout: 600_000,

@@ -1,5 +1,6 @@
-import { ScheduleStream } from "../../src/infra/schedules/index.ts"
+import { Schedules, type SlotwiseEnv } from "../../src/infra/index.ts"
 import type { BenchAgent } from "./agent.ts"
+import { flaky, noop } from "./consumers.ts"
 import { StorageMeter } from "./meter.ts"
 
 export { BenchAgent } from "./agent.ts"
@@ -15,11 +16,11 @@ declare global {
   }
 }
 
-/** slotwise's stream as shipped, with its storage metered like the agent's (meter.ts). */
-export class BenchStream extends ScheduleStream {
+/** slotwise's stream as a Worker builds it, with its storage metered like the agent's (meter.ts). */
+export class BenchStream extends Schedules.durableObject({ consumers: [noop, flaky] }) {
   readonly meter: StorageMeter
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: SlotwiseEnv) {
     const meter = new StorageMeter(ctx.storage)
     super(ctx, env)
     this.meter = meter

@@ -142,14 +142,6 @@ export function neverRetried(error: unknown): boolean {
   return !isContention(error) && !isConnectionLost(error)
 }
 
-/** ADR 0202's durable backoff from the attempt count stored in the row: 1, 2, 4, ... 32, then 60 s. */
-export function durableDelay(attempts: number): number {
-  if (!(Number.isInteger(attempts) && attempts >= 1)) {
-    throw new RangeError(`attempts must be an integer of at least 1, got ${attempts}`)
-  }
-  return Math.min(60_000, 1_000 * 2 ** (attempts - 1))
-}
-
 export class RetryAfterExceedsBudgetError extends Error {
   override name = "RetryAfterExceedsBudgetError"
   readonly retryAfterMs: number
@@ -178,6 +170,9 @@ export interface RetryingFetchOptions {
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504])
+
+/** True for an HTTP status a later attempt may cure: 408, 429, 500, 502, 503, 504. Any other will not. */
+export const isRetryableStatus = (status: number): boolean => RETRYABLE_STATUS.has(status)
 const REPLAYABLE_METHODS = new Set(["GET", "PUT", "DELETE", "HEAD", "OPTIONS"])
 
 function isReplayable(request: Request): boolean {
@@ -227,7 +222,7 @@ export function createRetryingFetch(options: RetryingFetchOptions = {}): Fetch {
         await pause(Math.min(delayFor(policy, retries, random), budget - waitedMs))
         continue
       }
-      if (last || !RETRYABLE_STATUS.has(response.status)) return response
+      if (last || !isRetryableStatus(response.status)) return response
 
       const remainingMs = budget - waitedMs
       const retryAfterMs = parseRetryAfter(response.headers.get("Retry-After"), now())

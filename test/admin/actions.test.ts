@@ -3,11 +3,11 @@ import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import type { ScheduleEvent, ScheduleView } from "../../src/infra/schedules/index.ts"
-import { jobs } from "../../src/jobs.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
 import { until } from "../support/streams.ts"
+import { workerJobs as jobs } from "../support/worker.ts"
 import { awayFromMinuteEdge, DAILY, expectProblem, putSchedule, streamStorage, streamStub } from "./state.ts"
 
 const logs = captureLogs()

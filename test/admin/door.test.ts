@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers"
 import { beforeAll, describe, expect, it } from "vitest"
-import { app } from "../../src/app.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
+import { app } from "../support/worker.ts"
 import { expectProblem, objectIdOf, objectIds, putSchedule, snapshot, streamStorage } from "./state.ts"
 
 interface Route {

@@ -101,16 +101,29 @@ describe("scheduled()", () => {
     expect(runs).toBe(1)
   })
 
-  it("hands scheduled()'s ctx.waitUntil to the heartbeat", async () => {
-    const beat = vi.spyOn(Jobs, "beat").mockResolvedValue([])
+  it("keeps a late claim's release alive through scheduled()'s ctx.waitUntil", async () => {
+    let answer = () => {}
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    const { db: slow } = lateD1(env.DB, (query) => (query.startsWith("insert") ? answered : undefined))
+    let runs = 0
+    const late = job("beat.late-scheduled", () => void runs++, { timeout: "15 minutes" })
+    const scheduled = Jobs.heartbeat([late], { d1DeadlineMs: 50 })
     const ctx = createExecutionContext()
-    await worker.scheduled(createScheduledController({ scheduledTime: at(9, 0), cron: HEARTBEAT_CRON }), env, ctx)
-    const waitUntil = beat.mock.calls[0]?.[3]?.waitUntil
-    beat.mockRestore()
-    let kept = false
-    waitUntil?.(new Promise((resolve) => setTimeout(resolve, 20)).then(() => (kept = true)))
+    const handed = vi.spyOn(ctx, "waitUntil")
+    await scheduled(
+      createScheduledController({ scheduledTime: at(9, 0), cron: HEARTBEAT_CRON }),
+      { ...env, DB: slow },
+      ctx,
+    )
+    expect(handed).toHaveBeenCalledTimes(1)
+    answer()
+    // The release, chained on the late answer, was handed to the execution context: waiting on it lets it finish.
     await waitOnExecutionContext(ctx)
-    expect(kept).toBe(true)
+    expect(await leaseOf("beat.late-scheduled")).toMatchObject({ lastSlot: at(9, 0), holder: null, leaseUntil: null })
+    expect(await Jobs.beat([late], at(9, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
+    expect(runs).toBe(1)
   })
 
   it("never throws, even when every run fails", async () => {

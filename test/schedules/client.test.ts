@@ -1,12 +1,13 @@
 import { env } from "cloudflare:test"
 import { describe, expect, it } from "vitest"
+import { admin } from "../../src/infra/admin/index.ts"
 import {
   ConsumerDefinitionError,
   ScheduleDefinitionError,
   ScheduleNotFoundError,
   ScheduleStateError,
   Schedules,
-} from "../../src/infra/schedules/index.ts"
+} from "../../src/infra/index.ts"
 
 const AT = "2036-01-04T09:00:00+01:00"
 
@@ -48,14 +49,14 @@ describe("Schedules.stream client", () => {
     expect(() => Schedules.stream(env.SCHEDULES, "no spaces")).toThrow(ScheduleDefinitionError)
   })
 
-  it("declares consumers with a bounded timeout and refuses duplicates on first use", () => {
+  it("declares consumers with a bounded timeout, and a stream class or admin refuses duplicates at once", () => {
     const deliver = () => {}
     expect(Schedules.consumer({ name: "x.y", deliver })).toMatchObject({ timeoutMs: 30_000, leaseMs: 60_000 })
     expect(Schedules.consumer({ name: "x.y", timeout: "10 minutes", deliver }).leaseMs).toBe(630_000)
     expect(() => Schedules.consumer({ name: "x.y", timeout: "11 minutes", deliver })).toThrow(ConsumerDefinitionError)
     expect(() => Schedules.consumer({ name: "X Y", deliver })).toThrow(/name must match/)
     const a = Schedules.consumer({ name: "dup", deliver })
-    const registry = Schedules.consumers(() => [a, a])
-    expect(() => registry.get("dup")).toThrow(/declared twice/)
+    expect(() => Schedules.durableObject({ consumers: [a, a] })).toThrow(/consumer "dup" is declared twice/)
+    expect(() => admin({ jobs: [], consumers: [a, a] })).toThrow(/consumer "dup" is declared twice/)
   })
 })

@@ -60,10 +60,27 @@ describe("the pure core", () => {
     expect(core.claim(held, seen, T + 60_001, "t2", 60_000)?.claim.attempts).toBe(2)
   })
 
+  it("builds a claimed row's delivery once: its key, due time, attempt, lateness and payload", () => {
+    const row = { ...created({ kind: "at", atMs: T + 1_000 }), payload: '{"userId":7}' }
+    const { row: held } = claimed(row, T + 1_000)
+    expect(core.deliveryOf("tenant-42", held, T + 1_250)).toEqual({
+      stream: "tenant-42",
+      scheduleId: "s",
+      occurrence: 1,
+      dueAt: new Date(T + 1_000),
+      attempt: 1,
+      lateByMs: 250,
+      idempotencyKey: "schedule:tenant-42/s:1",
+      payload: { userId: 7 },
+    })
+    // Early (a trigger, a clock behind the due time) is never negative lateness.
+    expect(core.deliveryOf("t", held, T).lateByMs).toBe(0)
+  })
+
   it("refuses to settle behind a broken fence: token, lease, occurrence, due time or state", () => {
     const row = created({ kind: "every", everyMs: 60_000 })
     const { row: held, claim } = claimed(row, row.nextAt)
-    const ok = { status: "delivered", startedAt: row.nextAt } as const
+    const ok = { status: "delivered", lateByMs: 0 } as const
     const at = row.nextAt + 1_000
     expect(core.changed(core.settle(held, { ...claim, token: "other" }, ok, at))).toBe(false)
     expect(core.changed(core.settle(held, claim, ok, claim.claimUntil))).toBe(false)

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest"
+import { LIST_DEFAULT } from "../../src/infra/schedules/contract.ts"
 import type { ScheduleState, ScheduleStream } from "../../src/infra/schedules/index.ts"
 import type { ScheduleStore } from "../../src/infra/schedules/store.ts"
-import { LIST_DEFAULT } from "../../src/infra/schedules/stream.ts"
 import { BATCH_SIZE } from "../../src/infra/schedules/tick.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"

@@ -7,6 +7,7 @@ import type { Ticker } from "../../src/infra/schedules/tick.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import {
   eventsOf,
+  hookedStream,
   openStream,
   pause,
   RETAINED,
@@ -50,13 +51,11 @@ describe("a tick", () => {
 
   it("yields while a delivery is still out, and the late answer settles and re-arms the alarm", async () => {
     const stream = openStream("tick")
-    value(await stream.upsert({ id: "slow", consumer: "test.scripted", every: "1 hour" }))
-    value(await stream.upsert({ id: "next", consumer: "test.scripted", at: T0 + 2 * HOUR }))
+    const hooked = hookedStream(stream, { yieldAfterMs: 100 })
+    value(await hooked.upsert({ id: "slow", consumer: "test.scripted", every: "1 hour" }))
+    value(await hooked.upsert({ id: "next", consumer: "test.scripted", at: T0 + 2 * HOUR }))
     script.set("slow", ["wait"])
-    await stream.inside((instance) => {
-      internals(instance).ticker.yieldAfterMs = 100
-    })
-    const report = await stream.tick(T0 + HOUR)
+    const report = await hooked.tick(T0 + HOUR)
     expect(report).toMatchObject({ claimed: 1, inFlight: 1, delivered: 0 })
     const claimed = await storedRow(stream, "slow")
     // While the claim is out, the alarm waits for the other schedule's due time.
@@ -71,21 +70,19 @@ describe("a tick", () => {
 
   it("keeps at most 32 deliveries in flight across ticks that yielded", async () => {
     const stream = openStream("tick")
-    await stream.inside((instance) => {
-      internals(instance).ticker.yieldAfterMs = 100
-    })
+    const hooked = hookedStream(stream, { yieldAfterMs: 100 })
     for (let i = 0; i < 33; i++) {
       const id = `slow-${String(i).padStart(2, "0")}`
-      value(await stream.upsert({ id, consumer: "test.scripted", at: T0 + i }))
+      value(await hooked.upsert({ id, consumer: "test.scripted", at: T0 + i }))
       script.set(id, ["wait"])
     }
-    expect(await stream.tick(T0 + SECOND)).toMatchObject({ claimed: 32, inFlight: 32 })
+    expect(await hooked.tick(T0 + SECOND)).toMatchObject({ claimed: 32, inFlight: 32 })
     // Every slot is taken: the 33rd row waits, and the alarm does not spin on it.
-    expect(await stream.tick(T0 + SECOND)).toMatchObject({ claimed: 0 })
+    expect(await hooked.tick(T0 + SECOND)).toMatchObject({ claimed: 0 })
     expect(await stream.alarm()).toBeGreaterThan(T0 + SECOND)
     await answerInside(stream, () => waiting[0]?.answer())
     await pause()
-    expect(await stream.tick(T0 + SECOND)).toMatchObject({ claimed: 1 })
+    expect(await hooked.tick(T0 + SECOND)).toMatchObject({ claimed: 1 })
     expect(seen).toHaveLength(33)
     await answerInside(stream, () => {
       for (const parked of waiting.slice(1)) parked.answer()

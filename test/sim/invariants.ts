@@ -1,7 +1,7 @@
 import { SWEEP_BATCH } from "../../src/infra/schedules/retention.ts"
 import type { TickReport } from "../../src/infra/schedules/tick.ts"
-import { BATCH_SIZE } from "../../src/infra/schedules/tick.ts"
-import { consumers, type Seen } from "../support/consumers.ts"
+import { BATCH_SIZE, UNDECLARED_CONSUMER_LEASE_MS } from "../../src/infra/schedules/tick.ts"
+import { consumerNamed, type Seen } from "../support/consumers.ts"
 import type { Attempt, Model } from "./model.ts"
 import { backoffMs, type Event, eligibleOf, keyOf, type Row, sameRow } from "./rows.ts"
 import type { Settlement } from "./settlement.ts"
@@ -46,8 +46,6 @@ const TYPES = new Set([
   "schedule/failed",
   "schedule/removed",
 ])
-/** The claim of a consumer the deploy lacks (tick.ts): its delivery is retried at once anyway. */
-const MISSING_CONSUMER_LEASE_MS = 60_000
 
 /** When a finished row leaves the retention window (undefined: it is not finished). */
 const sweepAt = (row: Row, window: number) => (row.finished_at === null ? undefined : row.finished_at + window)
@@ -105,7 +103,7 @@ function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
     if (model.stopped.has(attempt.id)) model.fail("after-stop", `${attempt.id} delivered while stopped`)
     if (before.claim_until !== null && before.claim_until > t.at)
       model.fail("claim", `${attempt.id} claimed at ${t.at} while another claim was live until ${before.claim_until}`)
-    const lease = attempt.missing ? MISSING_CONSUMER_LEASE_MS : (consumers.get(before.consumer)?.leaseMs as number)
+    const lease = attempt.missing ? UNDECLARED_CONSUMER_LEASE_MS : (consumerNamed(before.consumer)?.leaseMs as number)
     if (attempt.attempts !== before.attempts + 1 || attempt.claimUntil !== t.at + lease)
       model.fail(
         "claim",
@@ -122,6 +120,8 @@ function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
       occurrence: before.occurrence,
       dueAt: before.next_at,
       attempt: attempt.attempts,
+      // One clock per tick: the attempt starts at the tick's time.
+      lateByMs: Math.max(0, t.at - before.next_at),
       idempotencyKey: keyOf(r.stream, attempt.id, before.occurrence),
     }
     const got = delivery && { ...expected, ...delivery, dueAt: delivery.dueAt.getTime() }

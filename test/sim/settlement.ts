@@ -117,7 +117,10 @@ export function checkSettlement(s: Settlement, currentEpoch: number, model: Mode
 
   if (result.status === "delivered") {
     model.counters.fired++
-    const lateByMs = Math.max(0, result.startedAt - before.next_at)
+    // The lateness the consumer was handed is the one recorded.
+    const lateByMs = result.lateByMs
+    if (attempt.seen && attempt.seen.delivery.lateByMs !== lateByMs)
+      fail("settle-delivered", `delivered late by ${attempt.seen.delivery.lateByMs} ms, settled as ${lateByMs}`)
     const fired = { occurrence: claim.occurrence, attempt: claim.attempts, lateByMs, nextAt: after.next_at }
     if (first?.type !== "schedule/fired" || Object.entries(fired).some(([k, v]) => first.data[k] !== v)) {
       fail("settle-delivered", `expected fired ${show(fired)}, got ${show(events)}`)

@@ -17,9 +17,10 @@ let runs = 0
 export async function simulate(steps: readonly Step[], label: string, options: WorldOptions = {}): Promise<Outcome> {
   const name = `sim-${label}-${++runs}`
   const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(name))
-  return runInDurableObject(stub, async (instance, state) => {
-    const world = new World(name, state, instance, options)
-    world.install()
+  // The object workerd builds is never called: the world drives generations of its own on its storage.
+  return runInDurableObject(stub, async (_instance, state) => {
+    const world = new World(name, state, options)
+    await world.install()
     const outcome = (at: number): Outcome => {
       const [violation, ...rest] = world.model.violations
       const { counters, known } = world.model

@@ -2,12 +2,10 @@ import { env } from "cloudflare:test"
 import { vi } from "vitest"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract.ts"
 import type { Claim, DeliveryResult, Transition } from "../../src/infra/schedules/core.ts"
-import { ScheduleStream } from "../../src/infra/schedules/index.ts"
+import { type ScheduleStream, Schedules, type StreamHooks } from "../../src/infra/schedules/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
-import { Schedules } from "../../src/infra/schedules/schedules.ts"
-import { absent, consumers, resetConsumers, script, seen, waiting } from "../support/consumers.ts"
+import { consumerNamed, consumers, resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { T0 } from "../support/streams.ts"
-import { hookStream, type StreamInternals } from "./hooks.ts"
 import { checkStep, type StepRecord, type TickRecord } from "./invariants.ts"
 import { type Attempt, Model } from "./model.ts"
 import { checkOperation, type OperationStep, type SentTiming } from "./operations.ts"
@@ -47,33 +45,41 @@ export class World {
   readonly model: Model
   now = T0
   private epoch = 0
-  private stream: StreamInternals
+  private stream: ScheduleStream
+  /** The current generation's storage refusal, as its migrations reported it. */
+  private refusal: Error | undefined
+  /** Consumers the current deploy lacks. */
+  private readonly absent = new Set<string>()
   /** The unwrapped exec: the oracle's own reads never count towards, or hit, a fault. */
   private readonly raw: SqlStorage["exec"]
   private readonly fault: Fault = { at: undefined, calls: 0, fired: false }
   private readonly pending = new Set<Promise<unknown>>()
   private readonly undo: Array<() => void> = []
-  private recovering: { now: number; before: number; after: () => number } | undefined
+  private recovering: { now: number; previousMs: number; delayMs: number } | undefined
   private behave: Partial<Record<Id, Behaviour>> = {}
   private settlements: Settlement[] = []
   private claimed: Attempt[] = []
-  /** The claim being settled, for the "fence" sabotage. */
-  private forging: Claim | undefined
   /** The tick of this step reached its claims. */
   private claiming = false
 
   constructor(
     readonly name: string,
     private readonly state: DurableObjectState,
-    first: ScheduleStream,
     private readonly options: WorldOptions = {},
   ) {
     this.model = new Model(options.tolerate)
-    this.stream = first as unknown as StreamInternals
     this.raw = state.storage.sql.exec.bind(state.storage.sql)
+    this.stream = this.generation()
   }
 
-  install(): void {
+  /** A stream of the current deploy on this object's storage, hooked for the oracle (the object's own is never called). */
+  private generation(): ScheduleStream {
+    const deployed = consumers.filter((consumer) => !this.absent.has(consumer.name))
+    const Stream = Schedules.durableObject({ consumers: deployed, hooks: this.hooks(this.epoch) })
+    return new Stream(this.state, env)
+  }
+
+  async install(): Promise<void> {
     resetConsumers()
     vi.useFakeTimers({ now: WALL_START, toFake: ["setTimeout", "clearTimeout", "Date"] })
     this.undo.push(() => vi.useRealTimers())
@@ -90,7 +96,8 @@ export class World {
       "INSERT INTO meta (key, value) VALUES ('stream', ?), ('listed', '1') ON CONFLICT DO NOTHING",
       this.name,
     ).toArray()
-    this.instrument(this.stream, 0)
+    // The constructor migrates inside blockConcurrencyWhile: let that finish first.
+    await this.state.blockConcurrencyWhile(async () => {})
     this.model.rows = this.rows()
   }
 
@@ -118,7 +125,7 @@ export class World {
       else if (step.op === "answer") await this.answer(step, due)
       else if (step.op === "elapse") await this.elapse(step.ms)
       else if (step.op === "evict") await this.evict()
-      else if (step.op === "deploy") this.deploy(step)
+      else if (step.op === "deploy") await this.deploy(step)
       else await this.operate(step, pre)
     } catch (error) {
       model.fail("harness", `${step.op} threw ${error instanceof Error ? error.stack : String(error)}`)
@@ -165,7 +172,8 @@ export class World {
     // A generation still refusing (a newer schema) is replaced, as a deploy of newer code would,
     // and that deploy has every consumer.
     if (this.refusing()) await this.run({ op: "evict" })
-    for (const consumer of [...absent]) await this.run({ op: "deploy", consumer: consumer as never, present: true })
+    for (const consumer of [...this.absent])
+      await this.run({ op: "deploy", consumer: consumer as never, present: true })
     while (model.parked.size > 0 && model.violations.length === 0)
       await this.run({ op: "answer", pick: 0, answer: "ok" })
     await this.run({ op: "elapse", ms: 30_001 })
@@ -185,13 +193,14 @@ export class World {
   }
 
   private refusing(): boolean {
-    return this.stream.refusal !== undefined
+    return this.refusal !== undefined
   }
 
-  /** A deploy without a consumer (or with it again): the stream's registry answers it as unknown meanwhile. */
-  private deploy(step: Extract<Step, { op: "deploy" }>): void {
-    if (step.present) absent.delete(step.consumer)
-    else absent.add(step.consumer)
+  /** A deploy without a consumer (or with it again): a new generation of the stream, built with the deploy's consumers. */
+  private async deploy(step: Extract<Step, { op: "deploy" }>): Promise<void> {
+    if (step.present) this.absent.delete(step.consumer)
+    else this.absent.add(step.consumer)
+    await this.evict()
   }
 
   /** The stream's retention window, as stored. */
@@ -227,7 +236,7 @@ export class World {
     const operation = {
       step,
       ...(timing === undefined ? {} : { timing }),
-      consumerMissing: step.op === "upsert" && absent.has(step.consumer),
+      consumerMissing: step.op === "upsert" && this.absent.has(step.consumer),
       now: this.now,
       before,
       after: this.rows().get(step.id),
@@ -340,25 +349,32 @@ export class World {
     this.pending.clear()
     this.epoch++
     this.model.counters.evictions++
-    const fresh = new ScheduleStream(this.state, env) as unknown as StreamInternals
+    this.stream = this.generation()
     // The constructor migrates inside blockConcurrencyWhile: let that finish within this step.
     await this.state.blockConcurrencyWhile(async () => {})
-    this.instrument(fresh, this.epoch)
-    this.stream = fresh
     // Only a stored schema newer than the code is a reason to refuse for good: the next call migrates again.
-    if (fresh.refusal && fresh.refusal.name !== "SchemaVersionError" && fresh.ready())
-      this.model.fail("refused-for-good", `a generation refuses every call after a transient error: ${fresh.refusal}`)
+    const refused = this.refusal
+    if (refused && refused.name !== "SchemaVersionError") {
+      await this.stream.get(this.name, "s0")
+      if (this.refusal)
+        this.model.fail("refused-for-good", `a generation refuses every call after a transient error: ${refused}`)
+    }
   }
 
-  /** Hooks the oracle into one generation's ticker: claims, settlements, late re-arms and recoveries. */
-  private instrument(stream: StreamInternals, epoch: number): void {
-    hookStream(stream, {
+  /** The oracle's hooks into one generation: claims, settlements, late re-arms, recoveries and its storage. */
+  private hooks(epoch: number): StreamHooks {
+    return {
       yieldAfterMs: YIELD_MS,
+      // The D1 directory lies outside the object: the simulation keeps to the stream's own storage.
+      recorder: { record: () => Promise.resolve(), retryAt: () => null },
+      storage: (refusal) => {
+        if (epoch === this.epoch) this.refusal = refusal
+      },
       claiming: () => {
         this.claiming = true
       },
       claimed: (row, claim) => this.claimedOne(epoch, row, claim),
-      settle: (settle, claim, result, now) => this.settled(epoch, settle, claim, result, now),
+      settling: (settle, claim, result, now) => this.settled(epoch, settle, claim, result, now),
       later: (done) => {
         this.pending.add(done)
         const forget = () => this.pending.delete(done)
@@ -368,19 +384,27 @@ export class World {
         const mark = this.model.mark()
         return () => this.model.armed(mark)
       },
-      recovering: (now, before, after) => {
-        this.recovering = { now, before, after }
+      recovering: (now, previousMs, delayMs) => {
+        this.recovering = { now, previousMs, delayMs }
         return () => {
           this.recovering = undefined
         }
       },
-      ...(this.options.sabotage === "fence" ? { forge: () => this.forging } : {}),
-    })
+      // Sabotage: the fence reads the live row as if it held the settling claim.
+      ...(this.options.sabotage === "fence"
+        ? {
+            fenceRow: (row, claim) =>
+              row?.claimToken
+                ? { ...row, claimToken: claim.token, claimUntil: Math.max(row.claimUntil ?? 0, claim.claimUntil) }
+                : row,
+          }
+        : {}),
+    }
   }
 
   private claimedOne(epoch: number, row: ScheduleRow, claim: Claim): void {
     if (epoch !== this.epoch) this.model.fail("dead-generation", `an evicted generation claimed ${row.id}`)
-    const consumer = consumers.get(row.consumer)
+    const consumer = this.absent.has(row.consumer) ? undefined : consumerNamed(row.consumer)
     if (!consumer) this.model.counters.missingConsumer++
     const attempt: Attempt = {
       token: claim.token,
@@ -412,13 +436,10 @@ export class World {
     const seq = this.lastSeq()
     let transition: Transition | undefined
     let failure: unknown
-    this.forging = claim
     try {
       transition = settle()
     } catch (error) {
       failure = error
-    } finally {
-      this.forging = undefined
     }
     const attempt = this.model.attempts.get(claim.token)
     if (attempt) this.model.inFlight.delete(attempt)
@@ -449,8 +470,8 @@ export class World {
     if (!recovering) return
     this.model.counters.recoveries++
     // One recovery alarm, 1 s doubling to 60 s, from the time of the error.
-    const delay = recovering.before ? Math.min(60_000, recovering.before * 2) : 1_000
-    if (value !== recovering.now + delay || recovering.after() !== delay)
+    const delay = recovering.previousMs ? Math.min(60_000, recovering.previousMs * 2) : 1_000
+    if (value !== recovering.now + delay || recovering.delayMs !== delay)
       this.model.fail("recovery", `recovery alarm ${value} after an error at ${recovering.now}, expected +${delay} ms`)
   }
 

@@ -1,6 +1,7 @@
 import { listDurableObjectIds } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers"
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
+import { logger } from "../../src/infra/log.ts"
 import type { ScheduleStream, ScheduleView } from "../../src/infra/schedules/index.ts"
 import { usageWebhook } from "../../src/slices/billing/index.ts"
 import { ADMIN_TOKEN, adminFetch } from "../support/admin.ts"
@@ -293,7 +294,8 @@ describe("the billing.usage-webhook consumer", () => {
       payload: { account: "s", url: "http://127.0.0.1:9/usage" },
     }
     const deployed = { ...env, SLOTWISE_LOCAL: undefined }
-    const outcome = await usageWebhook.deliver(delivery, { env: deployed, signal: new AbortController().signal })
+    const ctx = { env: deployed, signal: new AbortController().signal, log: logger({}) }
+    const outcome = await usageWebhook.deliver(delivery, ctx)
     expect(outcome).toMatchObject({ status: "terminal", reason: expect.stringMatching(/must be https:\/\//) })
     expect(received).toEqual([])
   })

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test"
-import { app } from "../../src/app.ts"
+import { app } from "./worker.ts"
 
 export const ADMIN_TOKEN = "test-admin-token"
 

@@ -1,6 +1,5 @@
-import type { ConsumerRegistry, Delivery } from "../../src/infra/schedules/index.ts"
-import { Schedules } from "../../src/infra/schedules/schedules.ts"
-import { trialReminder, usageReport, usageWebhook } from "../../src/slices/billing/index.ts"
+import { consumers as appConsumers } from "../../src/consumers.ts"
+import { type Consumer, type Delivery, Schedules } from "../../src/infra/index.ts"
 
 /** What a scripted consumer does on one attempt. */
 export type Step = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait"
@@ -71,29 +70,14 @@ export const durable = Schedules.consumer({
   },
 })
 
-const declared = Schedules.consumers(() => [
-  trialReminder,
-  usageReport,
-  usageWebhook,
-  scripted,
-  quick,
-  refusing,
-  durable,
-])
+/** The consumers of the tests' Worker (test/support/worker.ts): the app's and the scripted ones. */
+export const consumers: readonly Consumer[] = [...appConsumers, scripted, quick, refusing, durable]
 
-/** Consumers a test took away, as a rolling deploy that briefly lacks them would. */
-export const absent = new Set<string>()
-
-export const consumers: ConsumerRegistry = {
-  get: (name) => (absent.has(name) ? undefined : declared.get(name)),
-  get names() {
-    return declared.names.filter((name) => !absent.has(name))
-  },
-}
+/** The declared consumer of that name. */
+export const consumerNamed = (name: string): Consumer | undefined => consumers.find((c) => c.name === name)
 
 export const resetConsumers = () => {
   seen.length = 0
   script.clear()
   waiting.length = 0
-  absent.clear()
 }

@@ -1,7 +1,13 @@
 import { env, runInDurableObject } from "cloudflare:test"
 import type { StreamRpc } from "../../src/infra/schedules/client.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract.ts"
-import type { ScheduleEvent, ScheduleStream } from "../../src/infra/schedules/index.ts"
+import {
+  type ScheduleEvent,
+  type ScheduleStream,
+  Schedules,
+  type StreamHooks,
+} from "../../src/infra/schedules/index.ts"
+import { consumers } from "./consumers.ts"
 
 /** Far in the future, so that no real alarm fires in the middle of a test that drives time. */
 export const T0 = Date.UTC(2100, 0, 4, 8, 0)
@@ -52,6 +58,24 @@ export function openStream(prefix = "stream") {
 }
 
 export type TestStream = ReturnType<typeof openStream>
+
+/**
+ * The stream's object driven by an instance of the tests' ScheduleStream built with `hooks`, on the
+ * object's own storage: every upsert and tick goes through it (the object's own instance stays idle).
+ */
+export function hookedStream(stream: TestStream, hooks: StreamHooks) {
+  let hooked: ScheduleStream | undefined
+  const through = <R>(call: (instance: ScheduleStream) => Promise<R>) =>
+    stream.inside((_, state) => {
+      hooked ??= new (Schedules.durableObject({ consumers, hooks }))(state, env)
+      return call(hooked)
+    })
+  return {
+    upsert: (definition: Record<string, unknown>, now = T0) =>
+      through((instance) => instance.upsert(stream.name, definition, { now })),
+    tick: (now: number) => through((instance) => instance.tick(now)),
+  }
+}
 
 /** Waits (bounded) until `condition` holds; for a delivery in flight on another request. */
 export async function until(condition: () => boolean, what: string, timeoutMs = 5_000) {

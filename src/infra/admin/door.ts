@@ -1,13 +1,15 @@
 import { bearerAuth } from "hono/bearer-auth"
+import { every } from "hono/combine"
 import { createMiddleware } from "hono/factory"
 import { timingSafeEqual } from "hono/utils/buffer"
+import type { SlotwiseEnv } from "../env.ts"
 import { problem } from "../http/index.ts"
 import { ADMIN_TOKEN_RULE, ADMIN_TOKEN_SYNTAX } from "./token.ts"
 
-export type AdminEnv = { Bindings: Env }
+export type AdminEnv = { Bindings: SlotwiseEnv }
 
 /** The admin secret, or undefined when none is configured (admin is then off, never open). */
-export const adminToken = (env: Env): string | undefined =>
+export const adminToken = (env: SlotwiseEnv): string | undefined =>
   typeof env.ADMIN_TOKEN === "string" && env.ADMIN_TOKEN.length > 0 ? env.ADMIN_TOKEN : undefined
 
 const REALM = "slotwise admin"
@@ -54,3 +56,13 @@ export const door = createMiddleware<AdminEnv>(async (c, next) => {
   }
   return bearer(c, next)
 })
+
+/**
+ * The admin door for a Worker's own routes: 503 while no ADMIN_TOKEN is configured, 401 without it.
+ *
+ * @example
+ * ```ts
+ * app.use("/billing/*", adminDoor)
+ * ```
+ */
+export const adminDoor = every(adminOn, door)

@@ -1,5 +1,6 @@
 import { Hono } from "hono"
 import type { Job } from "../jobs/index.ts"
+import { type Consumer, consumerRegistry } from "../schedules/index.ts"
 import { dashboard } from "./dashboard/index.ts"
 import { type AdminEnv, adminOn, door } from "./door.ts"
 import { jobRoutes } from "./jobs.ts"
@@ -7,8 +8,25 @@ import { leaseRoutes } from "./leases.ts"
 import { openapi } from "./openapi.ts"
 import { streamRoutes } from "./streams.ts"
 
-/** The admin sub-app, mounted at /admin: the declared jobs are the ones it shows and runs. */
-export function admin(jobs: readonly Job[]) {
+/** What a Worker hands its admin: the jobs it shows and runs, the consumers a schedule may name. */
+export interface AdminOptions {
+  jobs: readonly Job[]
+  consumers: readonly Consumer[]
+}
+
+/**
+ * The admin sub-app behind `Authorization: Bearer <ADMIN_TOKEN>` (off without one): JSON routes to
+ * see and fix jobs, leases and schedules, and the dashboard at its root. Mount it where you like.
+ *
+ * @example
+ * ```ts
+ * import { admin } from "slotwise/admin"
+ *
+ * const app = new Hono<{ Bindings: Env }>().route("/admin", admin({ jobs, consumers }))
+ * ```
+ */
+export function admin({ jobs, consumers }: AdminOptions) {
+  const known = consumerRegistry(consumers)
   const api = new Hono<AdminEnv>()
     .use(adminOn)
     // The page is a shell that asks for the token, so it is the one route before the door.
@@ -16,9 +34,10 @@ export function admin(jobs: readonly Job[]) {
     .use(door)
     .route("/", jobRoutes(jobs))
     .route("/", leaseRoutes(jobs))
-    .route("/streams", streamRoutes)
+    .route("/streams", streamRoutes(known))
   api.get("/openapi.json", openapi(api as never))
   return api
 }
 
-export { type AdminEnv, adminToken } from "./door.ts"
+export { problem, validate } from "../http/index.ts"
+export { type AdminEnv, adminDoor, adminToken } from "./door.ts"

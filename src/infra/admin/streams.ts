@@ -1,12 +1,11 @@
 import { type Context, Hono } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
-import { consumers } from "../../consumers.ts"
 import { problem, validate } from "../http/index.ts"
 import { validateDefinition } from "../schedules/contract.ts"
-import { LIST_DEFAULT, type StreamRpc, streamRpc } from "../schedules/index.ts"
+import { isListed, streamsPage } from "../schedules/directory.ts"
+import { type ConsumerRegistry, LIST_DEFAULT, type StreamRpc, streamRpc } from "../schedules/index.ts"
 import { answer } from "./answer.ts"
-import { isListed, streamsPage } from "./directory.ts"
 import type { AdminEnv } from "./door.ts"
 import {
   eventsQuery,
@@ -47,81 +46,82 @@ const action = (verb: Action, summary: string) =>
     },
   ] as const
 
-/** The streams in the D1 directory, and each stream's schedules and events. */
-export const streamRoutes = new Hono<StreamEnv>()
-  .get("/", documented("The streams in the directory, by name", 400), validate("query", streamsQuery), async (c) => {
-    const { limit = LIST_DEFAULT, cursor } = c.req.valid("query")
-    return c.json(await streamsPage(c.env.DB, limit, cursor))
-  })
-  .get(
-    "/:stream/schedules",
-    documented("A stream's schedules by id, optionally in one state", 400, 404),
-    validate("param", streamParam),
-    validate("query", schedulesQuery),
-    listed,
-    async (c) => {
-      const { stream } = c.req.valid("param")
-      return answer(c, await c.var.rpc.list(stream, c.req.valid("query")), (page) => page)
-    },
-  )
-  .get(
-    "/:stream/schedules/:id",
-    documented(`A schedule and its newest ${SCHEDULE_EVENTS} events`, 400, 404),
-    validate("param", scheduleParam),
-    listed,
-    async (c) => {
-      const { stream, id } = c.req.valid("param")
-      const schedule = await c.var.rpc.get(stream, id)
-      if (!schedule.ok) return answer(c, schedule, () => ({}))
-      const events = await c.var.rpc.events(stream, { scheduleId: id, limit: SCHEDULE_EVENTS })
-      return answer(c, events, (events) => ({ schedule: schedule.value, events }))
-    },
-  )
-  .put(
-    "/:stream/schedules/:id",
-    documented("Creates or replaces a schedule (the same rules as the client's upsert)", 400),
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        problem(c, 400, "Invalid input", `body is larger than ${MAX_BODY_BYTES} bytes`, { field: "body" }),
-    }),
-    validate("param", scheduleParam),
-    validate("json", scheduleBody),
-    async (c) => {
-      const { stream, id } = c.req.valid("param")
-      const body = c.req.valid("json")
-      if (body.id !== undefined && body.id !== id) {
-        return problem(c, 400, "Invalid input", `id in the body ("${body.id}") is not the path's "${id}"`, {
-          field: "id",
-        })
-      }
-      // Refused here, a bad definition never wakes (and so creates) a new stream's object; app.onError answers 400.
-      validateDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
-      const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id })
-      return answer(c, reply, (schedule) => ({ schedule }))
-    },
-  )
-  .post(...action("cancel", "Cancels a schedule: nothing more is delivered until it is resumed"))
-  .post(...action("resume", "Resumes a cancelled or failed schedule from its next due time"))
-  .post(...action("trigger", "Delivers the current occurrence now; the cadence is unchanged"))
-  .delete(
-    "/:stream/schedules/:id",
-    documented("Removes a finished or cancelled schedule now (a scheduled one: cancel it first)", 400, 404, 409),
-    validate("param", scheduleParam),
-    listed,
-    async (c) => {
-      const { stream, id } = c.req.valid("param")
-      return answer(c, await c.var.rpc.remove(stream, id), (schedule) => ({ removed: true, schedule }))
-    },
-  )
-  .get(
-    "/:stream/events",
-    documented("A stream's newest events", 400, 404),
-    validate("param", streamParam),
-    validate("query", eventsQuery),
-    listed,
-    async (c) => {
-      const { stream } = c.req.valid("param")
-      return answer(c, await c.var.rpc.events(stream, c.req.valid("query")), (events) => ({ events }))
-    },
-  )
+/** The streams in the D1 directory, and each stream's schedules and events; `consumers` are those a schedule may name. */
+export const streamRoutes = (consumers: ConsumerRegistry) =>
+  new Hono<StreamEnv>()
+    .get("/", documented("The streams in the directory, by name", 400), validate("query", streamsQuery), async (c) => {
+      const { limit = LIST_DEFAULT, cursor } = c.req.valid("query")
+      return c.json(await streamsPage(c.env.DB, limit, cursor))
+    })
+    .get(
+      "/:stream/schedules",
+      documented("A stream's schedules by id, optionally in one state", 400, 404),
+      validate("param", streamParam),
+      validate("query", schedulesQuery),
+      listed,
+      async (c) => {
+        const { stream } = c.req.valid("param")
+        return answer(c, await c.var.rpc.list(stream, c.req.valid("query")), (page) => page)
+      },
+    )
+    .get(
+      "/:stream/schedules/:id",
+      documented(`A schedule and its newest ${SCHEDULE_EVENTS} events`, 400, 404),
+      validate("param", scheduleParam),
+      listed,
+      async (c) => {
+        const { stream, id } = c.req.valid("param")
+        const schedule = await c.var.rpc.get(stream, id)
+        if (!schedule.ok) return answer(c, schedule, () => ({}))
+        const events = await c.var.rpc.events(stream, { scheduleId: id, limit: SCHEDULE_EVENTS })
+        return answer(c, events, (events) => ({ schedule: schedule.value, events }))
+      },
+    )
+    .put(
+      "/:stream/schedules/:id",
+      documented("Creates or replaces a schedule (the same rules as the client's upsert)", 400),
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: (c) =>
+          problem(c, 400, "Invalid input", `body is larger than ${MAX_BODY_BYTES} bytes`, { field: "body" }),
+      }),
+      validate("param", scheduleParam),
+      validate("json", scheduleBody),
+      async (c) => {
+        const { stream, id } = c.req.valid("param")
+        const body = c.req.valid("json")
+        if (body.id !== undefined && body.id !== id) {
+          return problem(c, 400, "Invalid input", `id in the body ("${body.id}") is not the path's "${id}"`, {
+            field: "id",
+          })
+        }
+        // Refused here, a bad definition never wakes (and so creates) a new stream's object; app.onError answers 400.
+        validateDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
+        const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id })
+        return answer(c, reply, (schedule) => ({ schedule }))
+      },
+    )
+    .post(...action("cancel", "Cancels a schedule: nothing more is delivered until it is resumed"))
+    .post(...action("resume", "Resumes a cancelled or failed schedule from its next due time"))
+    .post(...action("trigger", "Delivers the current occurrence now; the cadence is unchanged"))
+    .delete(
+      "/:stream/schedules/:id",
+      documented("Removes a finished or cancelled schedule now (a scheduled one: cancel it first)", 400, 404, 409),
+      validate("param", scheduleParam),
+      listed,
+      async (c) => {
+        const { stream, id } = c.req.valid("param")
+        return answer(c, await c.var.rpc.remove(stream, id), (schedule) => ({ removed: true, schedule }))
+      },
+    )
+    .get(
+      "/:stream/events",
+      documented("A stream's newest events", 400, 404),
+      validate("param", streamParam),
+      validate("query", eventsQuery),
+      listed,
+      async (c) => {
+        const { stream } = c.req.valid("param")
+        return answer(c, await c.var.rpc.events(stream, c.req.valid("query")), (events) => ({ events }))
+      },
+    )

@@ -4,7 +4,8 @@ import type { Logger } from "../log.ts"
 import { show } from "../show.ts"
 
 export interface JobContext {
-  env: Env
+  /** The Worker's env. */
+  env: Cloudflare.Env
   /** Aborted when the job's timeout passes; a cooperative job stops its work then. */
   signal: AbortSignal
   runId: string
@@ -51,7 +52,21 @@ export class JobDefinitionError extends Error {
   }
 }
 
-/** Validates a job at module load, so a bad definition fails the deploy, not a 3 a.m. slot. */
+/**
+ * Declares a recurring job, validated when the module loads (a bad one fails the deploy, not a
+ * 3 a.m. slot): throws JobDefinitionError naming the job and the field.
+ *
+ * @example
+ * ```ts
+ * export const closeExpiredTrials = Jobs.make({
+ *   name: "billing.close-expired-trials", // [a-z0-9][a-z0-9._-]{0,99}, unique
+ *   cron: "0 3 * * *",                    // 5 fields, UTC
+ *   exclusive: true,                      // the slot is claimed once, through one D1 upsert
+ *   timeout: "5 minutes",                 // 1 s..15 min; the lease is timeout + 1 minute
+ *   run: (slot, ctx) => closeDueAt(ctx.env, slot), // what is due as of slot
+ * })
+ * ```
+ */
 export function make(definition: JobDefinition): Job {
   const label = typeof definition?.name === "string" ? definition.name : show(definition?.name)
   const fail = (field: keyof JobDefinition, problem: string) => {

@@ -1,3 +1,4 @@
+import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
 import { type RunDeps, type RunResult, run } from "./run.ts"
@@ -13,7 +14,7 @@ export const HEARTBEAT_CRON = "* * * * *"
 export async function beat(
   jobs: readonly Job[],
   scheduledTime: number,
-  env: Env,
+  env: SlotwiseEnv,
   options: Pick<RunDeps, "waitUntil" | "d1DeadlineMs"> = {},
 ): Promise<Array<{ job: string } & RunResult>> {
   try {
@@ -31,3 +32,18 @@ export async function beat(
     return []
   }
 }
+
+/**
+ * A Worker's `scheduled` handler: the heartbeat of the one `* * * * *` Cron Trigger, running the
+ * jobs due each minute (a late claim's release kept alive by `ctx.waitUntil`).
+ *
+ * @example
+ * ```ts
+ * export default { fetch: app.fetch, scheduled: Jobs.heartbeat(jobs) } satisfies ExportedHandler<Env>
+ * ```
+ */
+export const heartbeat =
+  (jobs: readonly Job[], options: Pick<RunDeps, "d1DeadlineMs"> = {}) =>
+  async (controller: ScheduledController, env: SlotwiseEnv, ctx: ExecutionContext): Promise<void> => {
+    await beat(jobs, controller.scheduledTime, env, { ...options, waitUntil: ctx.waitUntil.bind(ctx) })
+  }

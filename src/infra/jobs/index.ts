@@ -1,10 +1,28 @@
 import { make } from "./definition.ts"
-import { beat } from "./heartbeat.ts"
+import { beat, heartbeat } from "./heartbeat.ts"
 import { registry } from "./registry.ts"
 import { run } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
 
-export const Jobs = { make, run, registry, beat, dueAt, slotOf }
+/**
+ * Recurring jobs declared in code: a job is a value (`Jobs.make`), the Worker's list is checked
+ * once (`Jobs.registry`), and the heartbeat runs each slot's due jobs through `Jobs.run`, the one
+ * boundary (lease if exclusive, timeout, one log line).
+ *
+ * @example
+ * ```ts
+ * export const closeExpiredTrials = Jobs.make({
+ *   name: "billing.close-expired-trials",
+ *   cron: "0 3 * * *",
+ *   exclusive: true,
+ *   timeout: "5 minutes",
+ *   run: (slot, ctx) => closeDueAt(ctx.env, slot),
+ * })
+ * export const jobs = Jobs.registry([closeExpiredTrials])
+ * export default { fetch: app.fetch, scheduled: Jobs.heartbeat(jobs) }
+ * ```
+ */
+export const Jobs = { make, run, registry, beat, heartbeat, dueAt, slotOf }
 
 export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"

@@ -1,5 +1,6 @@
 import { database } from "../db/index.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
+import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
 import type { Job, JobContext } from "./definition.ts"
 import { claimSlot, releaseSlot } from "./lease.ts"
@@ -16,7 +17,8 @@ export interface RunResult {
 }
 
 export interface RunDeps {
-  env: Env
+  /** The Worker's env: slotwise reads its DB binding, the job is handed all of it. */
+  env: SlotwiseEnv
   now?: () => number
   runId?: string
   /** The caller's ctx.waitUntil: keeps a late claim's release going after the run has answered. */
@@ -77,7 +79,7 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
     if (!claimed) return { status: "skipped", runId, ms: Math.max(0, now() - started), reason: "slot taken" }
   }
 
-  const outcome = await runWithin(job, slot, deps.env, runId, logger(fields))
+  const outcome = await runWithin(job, slot, workerEnv(deps.env), runId, logger(fields))
 
   let releaseError: string | undefined
   if (job.exclusive) {
@@ -98,7 +100,7 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
 async function runWithin(
   job: Job,
   slot: Date,
-  env: Env,
+  env: Cloudflare.Env,
   runId: string,
   log: JobContext["log"],
 ): Promise<{ status: "ran" | "failed" | "timed-out"; error?: unknown }> {

@@ -1,4 +1,5 @@
 import type { Duration } from "../duration.ts"
+import type { StreamNamespace } from "../env.ts"
 import {
   assertName,
   encodePayload,
@@ -23,19 +24,57 @@ export class StreamUnavailableError extends Error {
   override name = "StreamUnavailableError"
 }
 
+/** One stream's schedules, through its Durable Object; every call throws a typed error when refused. */
 export interface StreamClient {
   readonly name: string
+  /**
+   * Creates or replaces a schedule; the same definition (or the same timing written differently)
+   * changes nothing. Throws ScheduleDefinitionError naming the field, writing nothing.
+   * @example
+   * ```ts
+   * await stream.upsert({ id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *",
+   *   timezone: "Europe/Berlin", payload: { userId: 7 } })
+   * await stream.upsert({ id: "ping", consumer: "ops.ping", after: "10 minutes" })
+   * ```
+   */
   upsert(definition: ScheduleDefinition): Promise<ScheduleView>
+  /**
+   * The schedule, or undefined when the stream holds none of that id.
+   * @example `const s = await stream.get("trial-ending"); if (s?.state === "failed") ...`
+   */
   get(id: string): Promise<ScheduleView | undefined>
+  /**
+   * A page of the stream's schedules by id, optionally in one state; pass the cursor back for the next.
+   * @example `const { schedules, cursor } = await stream.list({ state: "failed", limit: 50 })`
+   */
   list(options?: { state?: ScheduleState; limit?: number; cursor?: string }): Promise<{
     schedules: ScheduleView[]
     cursor: string | null
   }>
+  /**
+   * Stops a scheduled or failed schedule: nothing more is delivered until it is resumed or upserted.
+   * @example `await stream.cancel("trial-ending")`
+   */
   cancel(id: string): Promise<ScheduleView>
+  /**
+   * Starts a failed or cancelled schedule again at its current occurrence, attempts reset.
+   * @example `await stream.resume("usage-webhook")`
+   */
   resume(id: string): Promise<ScheduleView>
+  /**
+   * Delivers the current occurrence now; its place on the cadence stays.
+   * @example `await stream.trigger("usage-report")`
+   */
   trigger(id: string): Promise<ScheduleView>
-  /** Deletes a finished or cancelled schedule now; a scheduled one is refused (cancel it first). */
+  /**
+   * Deletes a finished or cancelled schedule now; a scheduled one is refused (cancel it first).
+   * @example `await stream.cancel("ping"); await stream.remove("ping")`
+   */
   remove(id: string): Promise<ScheduleView>
+  /**
+   * The stream's newest events (set, cancelled, fired, late, failed, removed), optionally of one schedule.
+   * @example `const events = await stream.events({ scheduleId: "trial-ending", limit: 20 })`
+   */
   events(options?: { scheduleId?: string; limit?: number; before?: number }): Promise<ScheduleEvent[]>
 }
 
@@ -54,15 +93,20 @@ export interface StreamOptions {
 }
 
 /** The stream's Durable Object, whose methods answer a Reply; the admin routes map it to HTTP. */
-export const streamRpc = (namespace: DurableObjectNamespace<ScheduleStream>, name: string) =>
-  namespace.get(namespace.idFromName(name)) as unknown as StreamRpc
+export const streamRpc = (namespace: StreamNamespace, name: string) =>
+  namespace.get(namespace.idFromName(name)) as StreamRpc
 
-/** A typed client for one stream: one ScheduleStream Durable Object, named by the stream. */
-export function stream(
-  namespace: DurableObjectNamespace<ScheduleStream>,
-  name: string,
-  options: StreamOptions = {},
-): StreamClient {
+/**
+ * A typed client for one stream: one ScheduleStream Durable Object, named by the stream (a tenant,
+ * a feature, or one schedule, as you choose).
+ *
+ * @example
+ * ```ts
+ * const stream = Schedules.stream(env.SCHEDULES, "tenant-42", { retention: "30 days" })
+ * await stream.upsert({ id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *" })
+ * ```
+ */
+export function stream(namespace: StreamNamespace, name: string, options: StreamOptions = {}): StreamClient {
   assertName("stream", name)
   const upsertOptions = options.retention === undefined ? {} : { retentionMs: validateRetention(options.retention) }
   const stub = streamRpc(namespace, name)

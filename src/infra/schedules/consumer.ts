@@ -1,4 +1,5 @@
 import { type Duration, toMillis } from "../duration.ts"
+import type { Logger } from "../log.ts"
 import type { Json } from "./contract.ts"
 
 export interface Delivery<P extends Json = Json> {
@@ -16,7 +17,10 @@ export interface Delivery<P extends Json = Json> {
 }
 
 export interface DeliveryContext {
-  env: Env
+  /** The Worker's env. */
+  env: Cloudflare.Env
+  /** Writes structured lines carrying the stream, schedule, occurrence and attempt. */
+  log: Logger
   /** Aborted at the consumer's timeout; slotwise cannot stop code that ignores it. */
   signal: AbortSignal
 }
@@ -40,7 +44,7 @@ export const isOutcome = (value: unknown): value is Outcome =>
   typeof value === "object" && value !== null && outcomes.has(value)
 
 export interface ConsumerDefinition<P extends Json = Json> {
-  /** `[a-z0-9][a-z0-9._-]{0,99}`, unique across src/consumers.ts. */
+  /** `[a-z0-9][a-z0-9._-]{0,99}`, unique among the consumers a Worker hands its streams. */
   name: string
   /** Default 30 seconds, at most 10 minutes; the claim's lease is timeout + 30 seconds. */
   timeout?: Duration
@@ -65,6 +69,24 @@ export class ConsumerDefinitionError extends Error {
   override name = "ConsumerDefinitionError"
 }
 
+/**
+ * Declares a consumer of schedules: what a delivery does. Throws ConsumerDefinitionError on a bad
+ * name, timeout or deliver. Delivery is at least once: dedupe side effects on the idempotency key.
+ *
+ * @example
+ * ```ts
+ * export const trialReminder = Schedules.consumer<{ userId: number }>({
+ *   name: "billing.trial-reminder",
+ *   timeout: "10 seconds", // default 30 s, at most 10 minutes
+ *   deliver: async (delivery, { env, signal }) => {
+ *     if (await alreadySent(env, delivery.idempotencyKey)) return
+ *     const res = await send(delivery.payload.userId, { signal })
+ *     if (res.status === 404) return Schedules.terminal("user deleted") // stops the schedule
+ *     if (!res.ok) return Schedules.retry(`provider answered ${res.status}`) // 1, 2, 4 ... 60 s
+ *   },
+ * })
+ * ```
+ */
 export function consumer<P extends Json = Json>(definition: ConsumerDefinition<P>): Consumer {
   const label = String(definition?.name)
   if (typeof definition?.name !== "string" || !CONSUMER_NAME.test(definition.name)) {
@@ -90,27 +112,13 @@ export interface ConsumerRegistry {
   readonly names: readonly string[]
 }
 
-/**
- * The one list of consumers, read on first use: slices import the schedules module that
- * imports this list, so it cannot be read while the modules load. A duplicate name throws
- * on first use; src/isolate.ts makes that start-up.
- */
-export function consumers(list: () => readonly Consumer[]): ConsumerRegistry {
-  let byName: Map<string, Consumer> | undefined
-  const resolve = () => {
-    if (byName) return byName
-    const map = new Map<string, Consumer>()
-    for (const item of list()) {
-      if (map.has(item.name)) throw new ConsumerDefinitionError(`consumer "${item.name}" is declared twice`)
-      map.set(item.name, item)
-    }
-    byName = map
-    return map
+/** Consumers by name; a name declared twice throws, so a Worker with one fails at start-up. */
+export function registry(list: readonly Consumer[]): ConsumerRegistry {
+  const byName = new Map<string, Consumer>()
+  for (const item of list) {
+    if (byName.has(item.name)) throw new ConsumerDefinitionError(`consumer "${item.name}" is declared twice`)
+    byName.set(item.name, item)
   }
-  return {
-    get: (name) => resolve().get(name),
-    get names() {
-      return [...resolve().keys()]
-    },
-  }
+  const names = Object.freeze([...byName.keys()])
+  return { get: (name) => byName.get(name), names }
 }

@@ -15,6 +15,9 @@ export const MIN_EVERY_MS = 1_000
 /** The furthest ahead a schedule may be set: 10 years. */
 export const MAX_HORIZON_MS = 10 * 366 * 86_400_000
 export const MAX_ATTEMPTS_LIMIT = 1_000
+/** A page of schedules or events: 1..LIST_MAX, LIST_DEFAULT when not given. */
+export const LIST_DEFAULT = 50
+export const LIST_MAX = 500
 /** Finished schedules (completed, cancelled, failed) are kept this long after they finished, unless the stream says otherwise. */
 export const DEFAULT_RETENTION_MS = 7 * 86_400_000
 /** The longest retention window a stream may keep finished schedules for. */
@@ -208,6 +211,46 @@ function parseIso(text: string): number | undefined {
   // The round trip: a field out of range (day 30 of February, hour 24, second 60) comes back changed.
   if (new Date(local).toISOString().slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) return undefined
   return local - (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000
+}
+
+/** A page size: LIST_DEFAULT when absent, else an integer 1..LIST_MAX. */
+function pageLimit(limit: unknown): number {
+  if (limit === undefined) return LIST_DEFAULT
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) {
+    fail("limit", `must be an integer from 1 to ${LIST_MAX}`)
+  }
+  return limit as number
+}
+
+export interface ListOptions {
+  state?: ScheduleState
+  limit?: number
+  cursor?: string
+}
+
+/** A list call's options, checked: a known state, a page size, a cursor that is a schedule id. */
+export function validateListOptions(options: ListOptions): Required<Pick<ListOptions, "limit">> & ListOptions {
+  if (options.state !== undefined && !STATES.includes(options.state))
+    fail("state", `must be one of ${STATES.join(", ")}`)
+  if (options.cursor !== undefined && !(typeof options.cursor === "string" && NAME.test(options.cursor))) {
+    fail("cursor", "is not a schedule id")
+  }
+  return { ...options, limit: pageLimit(options.limit) }
+}
+
+export interface EventsOptions {
+  scheduleId?: string
+  limit?: number
+  before?: number
+}
+
+/** An events call's options, checked: a schedule id, a page size, an event seq to page before. */
+export function validateEventsOptions(options: EventsOptions): Required<Pick<EventsOptions, "limit">> & EventsOptions {
+  if (options.scheduleId !== undefined) assertName("id", options.scheduleId)
+  if (options.before !== undefined && !(Number.isSafeInteger(options.before) && options.before > 0)) {
+    fail("before", "must be an event seq, a positive integer")
+  }
+  return { ...options, limit: pageLimit(options.limit) }
 }
 
 /** A stream's retention window in milliseconds: 0 (keep no finished schedule) up to MAX_RETENTION_MS. */

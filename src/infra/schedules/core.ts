@@ -1,5 +1,6 @@
+import { durableDelay } from "../backoff.ts"
 import { parseCron } from "../cron.ts"
-import { durableDelay } from "../retry.ts"
+import type { Delivery } from "./consumer.ts"
 import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "./contract.ts"
 import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "./events.ts"
 import { eligibleAt, isRecurring, type ScheduleRow, specOf, timingColumns } from "./row.ts"
@@ -176,8 +177,25 @@ export function expireLost(row: ScheduleRow | undefined, seen: Selection, now: n
 
 const attemptsSpent = (row: ScheduleRow) => row.maxAttempts !== null && row.attempts >= row.maxAttempts
 
+/** `schedule:<stream>/<id>:<occurrence>`: the same through every attempt of one occurrence. */
+export const idempotencyKey = (stream: string, id: string, occurrence: number) =>
+  `schedule:${stream}/${id}:${occurrence}`
+
+/** What a consumer is handed for a claimed row, its attempt starting at `startedAt`. */
+export const deliveryOf = (stream: string, row: ScheduleRow, startedAt: number): Delivery => ({
+  stream,
+  scheduleId: row.id,
+  occurrence: row.occurrence,
+  dueAt: new Date(row.nextAt),
+  attempt: row.attempts,
+  lateByMs: Math.max(0, startedAt - row.nextAt),
+  idempotencyKey: idempotencyKey(stream, row.id, row.occurrence),
+  payload: JSON.parse(row.payload),
+})
+
+/** A delivery's outcome; `lateByMs` is the one its Delivery carried. */
 export type DeliveryResult =
-  | { status: "delivered"; startedAt: number }
+  | { status: "delivered"; lateByMs: number }
   | { status: "retry"; reason: string }
   | { status: "terminal"; reason: string }
 
@@ -205,7 +223,7 @@ export function settle(row: ScheduleRow | undefined, claim: Claim, result: Deliv
   })
 
   if (result.status === "delivered") {
-    const lateByMs = Math.max(0, result.startedAt - row.nextAt)
+    const lateByMs = result.lateByMs
     const next = advance(released, now)
     const events: EventDraft[] = [
       {

@@ -1,4 +1,4 @@
-import { eq, lt, sql } from "drizzle-orm"
+import { asc, eq, gt, lt, sql } from "drizzle-orm"
 import { database, scheduleStreams } from "../db/index.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 
@@ -43,6 +43,32 @@ export async function staleStreams(
     .orderBy(scheduleStreams.nextEligibleAt)
     .limit(limit)
   return (await bounded(Promise.resolve(select))) as Array<{ name: string; nextEligibleAt: number }>
+}
+
+export interface StreamEntry {
+  name: string
+  listedAt: number
+}
+
+/** One page of the directory, by name; the cursor is the last name of the previous page. */
+export async function streamsPage(d1: D1Database, limit: number, cursor?: string) {
+  const rows: StreamEntry[] = await database(d1)
+    .select({ name: scheduleStreams.name, listedAt: scheduleStreams.listedAt })
+    .from(scheduleStreams)
+    .where(cursor === undefined ? undefined : gt(scheduleStreams.name, cursor))
+    .orderBy(asc(scheduleStreams.name))
+    .limit(limit)
+  return { streams: rows, cursor: rows.length === limit ? (rows.at(-1)?.name ?? null) : null }
+}
+
+/** True when the stream is in the directory; the admin never wakes (and so creates) an unknown stream's object. */
+export async function isListed(d1: D1Database, name: string): Promise<boolean> {
+  const rows = await database(d1)
+    .select({ name: scheduleStreams.name })
+    .from(scheduleStreams)
+    .where(eq(scheduleStreams.name, name))
+    .limit(1)
+  return rows.length === 1
 }
 
 async function bounded<T>(work: Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 import { TIMED_OUT, within } from "../deadline.ts"
-import { describeError } from "../log.ts"
+import { describeError, logger } from "../log.ts"
 import type { Consumer, Delivery, DeliveryContext } from "./consumer.ts"
 import { isOutcome } from "./consumer.ts"
 import type { DeliveryResult } from "./core.ts"
@@ -15,13 +15,14 @@ export class DeliveryTimeoutError extends Error {
 export async function dispatch(
   consumer: Consumer,
   delivery: Delivery,
-  ctx: Omit<DeliveryContext, "signal">,
-  startedAt: number,
+  ctx: Omit<DeliveryContext, "signal" | "log">,
 ): Promise<DeliveryResult> {
   const controller = new AbortController()
   try {
     const outcome = await within(
-      Promise.resolve().then(() => consumer.deliver(delivery, { ...ctx, signal: controller.signal })),
+      Promise.resolve().then(() =>
+        consumer.deliver(delivery, { ...ctx, signal: controller.signal, log: logOf(delivery) }),
+      ),
       consumer.timeoutMs,
       () =>
         controller.abort(
@@ -29,8 +30,17 @@ export async function dispatch(
         ),
     )
     if (outcome === TIMED_OUT) return { status: "retry", reason: `deadline: no answer within ${consumer.timeoutMs} ms` }
-    return isOutcome(outcome) ? outcome : { status: "delivered", startedAt }
+    return isOutcome(outcome) ? outcome : { status: "delivered", lateByMs: delivery.lateByMs }
   } catch (error) {
     return { status: "retry", reason: describeError(error) }
   }
 }
+
+/** A consumer's lines carry where they come from. */
+const logOf = (delivery: Delivery) =>
+  logger({
+    stream: delivery.stream,
+    schedule: delivery.scheduleId,
+    occurrence: delivery.occurrence,
+    attempt: delivery.attempt,
+  })

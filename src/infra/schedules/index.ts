@@ -1,26 +1,60 @@
+import { stream } from "./client.ts"
+import { consumer, retry, terminal } from "./consumer.ts"
+import { durableObject } from "./stream.ts"
+import { alarmWatchdog } from "./watchdog.ts"
+
+/**
+ * Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the Durable Object
+ * class built from the consumers, the outcomes a consumer answers, and the watchdog job that
+ * heals a lost alarm.
+ *
+ * @example
+ * ```ts
+ * export const reminder = Schedules.consumer({
+ *   name: "billing.trial-reminder",
+ *   deliver: async (delivery, { env }) => { await remind(env, delivery.payload) },
+ * })
+ * export class ScheduleStream extends Schedules.durableObject({ consumers: [reminder] }) {}
+ *
+ * await Schedules.stream(env.SCHEDULES, "tenant-42").upsert({
+ *   id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *", timezone: "Europe/Berlin",
+ * })
+ * ```
+ */
+export const Schedules = { stream, consumer, durableObject, retry, terminal, watchdog: alarmWatchdog }
+
+export type { StreamNamespace } from "../env.ts"
 export {
   ScheduleNotFoundError,
   ScheduleStateError,
   type StreamClient,
+  type StreamOptions as StreamClientOptions,
   type StreamRpc,
   StreamUnavailableError,
   streamRpc,
 } from "./client.ts"
-export type { Consumer, ConsumerRegistry, Delivery, DeliveryContext, Outcome } from "./consumer.ts"
-export { ConsumerDefinitionError } from "./consumer.ts"
+export type { Consumer, ConsumerDefinition, ConsumerRegistry, Delivery, DeliveryContext, Outcome } from "./consumer.ts"
+export { ConsumerDefinitionError, registry as consumerRegistry } from "./consumer.ts"
 export {
+  DEFAULT_RETENTION_MS,
   type Json,
+  LIST_DEFAULT,
+  LIST_MAX,
+  MAX_PAYLOAD_BYTES,
+  MAX_PAYLOAD_DEPTH,
+  MAX_RETENTION_MS,
   NAME,
   NAME_RULE,
   type ScheduleDefinition,
   ScheduleDefinitionError,
   type ScheduleState,
   STATES,
+  validateDefinition,
 } from "./contract.ts"
 export type { ScheduleEvent } from "./events.ts"
 export { EVENT_LOG_LIMIT, LATE_THRESHOLD_MS } from "./events.ts"
+export type { StreamHooks } from "./hooks.ts"
 export type { Reply, ReplyError } from "./reply.ts"
-export { Schedules } from "./schedules.ts"
-export { LIST_DEFAULT, LIST_MAX, ScheduleStream } from "./stream.ts"
+export { ScheduleStream, type StreamOptions } from "./stream.ts"
 export { BATCH_SIZE, type TickReport } from "./tick.ts"
 export type { ScheduleView } from "./view.ts"

@@ -1,17 +1,21 @@
 import { DurableObject } from "cloudflare:workers"
-import { consumers } from "../../consumers.ts"
+import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
+import { type Consumer, type ConsumerRegistry, registry } from "./consumer.ts"
 import {
+  type EventsOptions,
+  type ListOptions,
   NAME,
   NAME_RULE,
   ScheduleDefinitionError,
-  type ScheduleState,
-  STATES,
   validateDefinition,
+  validateEventsOptions,
+  validateListOptions,
   validateRetention,
 } from "./contract.ts"
 import * as core from "./core.ts"
 import type { ScheduleEvent } from "./events.ts"
+import type { StreamHooks } from "./hooks.ts"
 import { AlarmRecorder } from "./recorder.ts"
 import { ok, type Reply, refuse } from "./reply.ts"
 import { Retention } from "./retention.ts"
@@ -20,8 +24,6 @@ import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { BATCH_SIZE, Ticker, type TickReport } from "./tick.ts"
 import { type ScheduleView, viewOf } from "./view.ts"
 
-export const LIST_DEFAULT = 50
-export const LIST_MAX = 500
 /** How long one alarm goes on delivering a backlog before it hands over to the next alarm. */
 export const ALARM_WORK_MS = 5_000
 
@@ -44,23 +46,45 @@ export interface UpsertOptions extends ClockOverride {
   retentionMs?: number
 }
 
+/** What a Worker builds its ScheduleStream class with. */
+export interface StreamOptions {
+  /** Every consumer the Worker's schedules may name; a name declared twice fails at start-up. */
+  consumers: readonly Consumer[]
+  /** For tests and the simulator: observe (or sabotage) the delivery loop. */
+  hooks?: StreamHooks
+}
+
 /**
- * One stream of schedules: its SQLite holds the rows and events, its one alarm is the
- * smallest eligible_at. A thin shell: the rules live in core.ts, the SQL in store.ts.
+ * One stream of schedules: its SQLite holds the rows and events, its one alarm is the smallest
+ * eligible_at. A thin shell: the rules live in core.ts, the SQL in store.ts, the claim in
+ * claim.ts, the settlement in settlement.ts, the alarm in alarm.ts. Built with its consumers by
+ * `Schedules.durableObject`.
  */
-export class ScheduleStream extends DurableObject<Env> {
+export class ScheduleStream extends DurableObject<SlotwiseEnv> {
   private readonly store: ScheduleStore
   private readonly retention: Retention
   private readonly ticker: Ticker
+  private readonly consumers: ConsumerRegistry
+  private readonly hooks: StreamHooks
   private refusal: Error | undefined
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: SlotwiseEnv, options: StreamOptions) {
     super(ctx, env)
+    this.consumers = registry(options.consumers)
+    this.hooks = options.hooks ?? {}
     this.store = new ScheduleStore(ctx.storage)
     this.retention = new Retention(this.store)
     // The recorder reads this.env at each write, so a test may swap the stream's D1.
-    const recorder = new AlarmRecorder(this.store, () => this.env.DB)
-    this.ticker = new Ticker(this.store, ctx.storage, env, recorder, this.retention)
+    const recorder = this.hooks.recorder ?? new AlarmRecorder(this.store, () => this.env.DB)
+    this.ticker = new Ticker(
+      this.store,
+      ctx.storage,
+      workerEnv(env),
+      this.consumers,
+      this.retention,
+      recorder,
+      this.hooks,
+    )
     ctx.blockConcurrencyWhile(async () => {
       this.migrate()
     })
@@ -75,6 +99,7 @@ export class ScheduleStream extends DurableObject<Env> {
       this.refusal = error as Error
       logLine("error", "schedule stream refused its storage", { error: describeError(error) })
     }
+    this.hooks.storage?.(this.refusal)
     return this.refusal
   }
 
@@ -91,11 +116,10 @@ export class ScheduleStream extends DurableObject<Env> {
     let spec: ReturnType<typeof validateDefinition>
     let retentionMs: number | undefined
     try {
-      spec = validateDefinition(definition, now, (name) => consumers.get(name) !== undefined)
+      spec = validateDefinition(definition, now, (name) => this.consumers.get(name) !== undefined)
       if (options.retentionMs !== undefined) retentionMs = validateRetention(options.retentionMs)
     } catch (error) {
-      if (error instanceof ScheduleDefinitionError) return refuse("invalid", error.message, error.field)
-      throw error
+      return invalid(error)
     }
     let transition: core.Transition
     try {
@@ -111,7 +135,7 @@ export class ScheduleStream extends DurableObject<Env> {
       this.retention.forget()
       throw error
     }
-    await this.ticker.rearm(now)
+    await this.ticker.alarm.rearm(now)
     return ok(viewOf(stream, transition.row as NonNullable<typeof transition.row>))
   }
 
@@ -124,22 +148,19 @@ export class ScheduleStream extends DurableObject<Env> {
 
   async list(
     stream: string,
-    options: { state?: ScheduleState; limit?: number; cursor?: string } = {},
+    options: ListOptions = {},
   ): Promise<Reply<{ schedules: ScheduleView[]; cursor: string | null }>> {
     const problem = this.check(stream)
     if (problem) return problem
-    const limit = options.limit ?? LIST_DEFAULT
-    if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) {
-      return refuse("invalid", `limit must be an integer from 1 to ${LIST_MAX}`, "limit")
+    let checked: ReturnType<typeof validateListOptions>
+    try {
+      checked = validateListOptions(options)
+    } catch (error) {
+      return invalid(error)
     }
-    if (options.state !== undefined && !STATES.includes(options.state)) {
-      return refuse("invalid", `state must be one of ${STATES.join(", ")}`, "state")
-    }
-    if (options.cursor !== undefined && !isName(options.cursor))
-      return refuse("invalid", "cursor is not a schedule id", "cursor")
-    const rows = this.store.list({ ...options, limit })
+    const rows = this.store.list(checked)
     const schedules = rows.map((row) => viewOf(stream, row))
-    return ok({ schedules, cursor: rows.length === limit ? (rows[rows.length - 1]?.id ?? null) : null })
+    return ok({ schedules, cursor: rows.length === checked.limit ? (rows.at(-1)?.id ?? null) : null })
   }
 
   async cancel(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
@@ -159,21 +180,14 @@ export class ScheduleStream extends DurableObject<Env> {
     return this.transition(stream, id, core.remove, clock)
   }
 
-  async events(
-    stream: string,
-    options: { scheduleId?: string; limit?: number; before?: number } = {},
-  ): Promise<Reply<ScheduleEvent[]>> {
-    const problem =
-      this.check(stream) ?? (options.scheduleId === undefined ? undefined : this.checkId(options.scheduleId))
+  async events(stream: string, options: EventsOptions = {}): Promise<Reply<ScheduleEvent[]>> {
+    const problem = this.check(stream)
     if (problem) return problem
-    const limit = options.limit ?? LIST_DEFAULT
-    if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) {
-      return refuse("invalid", `limit must be an integer from 1 to ${LIST_MAX}`, "limit")
+    try {
+      return ok(this.store.events(validateEventsOptions(options)))
+    } catch (error) {
+      return invalid(error)
     }
-    if (options.before !== undefined && !(Number.isSafeInteger(options.before) && options.before > 0)) {
-      return refuse("invalid", "before must be an event seq, a positive integer", "before")
-    }
-    return ok(this.store.events({ ...options, limit }))
   }
 
   /**
@@ -215,7 +229,7 @@ export class ScheduleStream extends DurableObject<Env> {
         const report = await this.tick(clock.now)
         return ok({ ticked: true, alarm: report.alarm, delivered: report.delivered, error: report.error ?? null })
       }
-      return ok({ ticked: false, alarm: await this.ticker.arm(now, true), delivered: 0, error: null })
+      return ok({ ticked: false, alarm: await this.ticker.alarm.arm(now, true), delivered: 0, error: null })
     } catch (error) {
       logLine("error", "schedule stream could not be nudged", { stream, error: describeError(error) })
       return refuse("unavailable", describeError(error))
@@ -241,13 +255,13 @@ export class ScheduleStream extends DurableObject<Env> {
     if (!core.changed(transition) && transition.refused) {
       return refuse("conflict", `cannot do that: ${transition.refused}`)
     }
-    await this.ticker.rearm(now)
+    await this.ticker.alarm.rearm(now)
     return ok(viewOf(stream, transition.row))
   }
 
   /** An injected time counts only where the test-clock binding is set; elsewhere it is Date.now(). */
   private injected(at: number | undefined): number | undefined {
-    return (this.env as { SLOTWISE_TEST_CLOCK?: string }).SLOTWISE_TEST_CLOCK === "1" ? at : undefined
+    return this.env.SLOTWISE_TEST_CLOCK === "1" ? at : undefined
   }
 
   private check(stream: string): Reply<never> | undefined {
@@ -266,3 +280,35 @@ export class ScheduleStream extends DurableObject<Env> {
 }
 
 const isName = (value: unknown) => typeof value === "string" && NAME.test(value)
+
+/** A refused definition or option as a reply naming its field; anything else is thrown on. */
+function invalid(error: unknown): Reply<never> {
+  if (error instanceof ScheduleDefinitionError) return refuse("invalid", error.message, error.field)
+  throw error
+}
+
+/** A ScheduleStream class as workerd builds it: from the object's state and the Worker's env. */
+export type ScheduleStreamClass = new (ctx: DurableObjectState, env: SlotwiseEnv) => ScheduleStream
+
+/**
+ * Builds the Worker's ScheduleStream Durable Object class from its consumers. Export a class
+ * extending it under the name wrangler.toml binds.
+ *
+ * @example
+ * ```ts
+ * // src/index.ts (the Worker's entry)
+ * import { Schedules } from "slotwise"
+ * import { consumers } from "./consumers"
+ *
+ * export class ScheduleStream extends Schedules.durableObject({ consumers }) {}
+ * ```
+ */
+export function durableObject(options: StreamOptions): ScheduleStreamClass {
+  // Built now, so a consumer name declared twice fails the Worker at start-up.
+  registry(options.consumers)
+  return class extends ScheduleStream {
+    constructor(ctx: DurableObjectState, env: SlotwiseEnv) {
+      super(ctx, env, options)
+    }
+  }
+}

@@ -39,7 +39,3 @@ export const viewOf = (stream: string, row: ScheduleRow): ScheduleView => ({
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 })
-
-/** `schedule:<stream>/<id>:<occurrence>`: the same through every attempt of one occurrence. */
-export const idempotencyKey = (stream: string, id: string, occurrence: number) =>
-  `schedule:${stream}/${id}:${occurrence}`

@@ -1,5 +1,6 @@
 import { TIMED_OUT, within } from "../deadline.ts"
 import { MINUTE_MS } from "../duration.ts"
+import { type SlotwiseEnv, slotwiseEnv } from "../env.ts"
 import { Jobs } from "../jobs/index.ts"
 import { describeError } from "../log.ts"
 import { recordNextEligible, staleStreams } from "./directory.ts"
@@ -34,7 +35,7 @@ type Nudgeable = Pick<ScheduleStream, "nudge">
  * at a time, each bounded in time. `now` is the slot; a stream honours it only under the test
  * clock. Throws only when the directory cannot be read.
  */
-export async function watch(env: Env, now: number, signal?: AbortSignal): Promise<WatchReport> {
+export async function watch(env: SlotwiseEnv, now: number, signal?: AbortSignal): Promise<WatchReport> {
   const stale = await staleStreams(env.DB, now - STALE_AFTER_MS, WATCHDOG_BATCH)
   const report: WatchReport = { stale: stale.length, nudged: 0, failed: [] }
   let next = 0
@@ -70,7 +71,7 @@ export const alarmWatchdog = Jobs.make({
   // Worst case: the 5 s directory read, then 9 rounds of 6 nudges of at most 4 s each.
   timeout: "50 seconds",
   run: async (slot, ctx) => {
-    const report = await watch(ctx.env, slot.getTime(), ctx.signal)
+    const report = await watch(slotwiseEnv(ctx.env), slot.getTime(), ctx.signal)
     const { stale, nudged, failed } = report
     ctx.log[stale ? "warn" : "info"]("schedules.watchdog", { stale, nudged, failed: failed.length, failures: failed })
   },

@@ -1,6 +1,5 @@
-import { database } from "../../infra/db/index.ts"
-import { logLine } from "../../infra/log.ts"
-import { Schedules } from "../../infra/schedules/schedules.ts"
+import { Retry, Schedules } from "../../infra/index.ts"
+import { database } from "./db.ts"
 import { recordReminder, trialById, usageTotalOf } from "./queries.ts"
 import { webhookUrlProblem } from "./webhook-url.ts"
 
@@ -30,9 +29,9 @@ export type UsageReportPayload = { account: string }
 export const usageReport = Schedules.consumer<UsageReportPayload>({
   name: "billing.usage-report",
   timeout: "10 seconds",
-  deliver: async (delivery, { env }) => {
+  deliver: async (delivery, { env, log }) => {
     const total = await usageTotalOf(database(env.DB), delivery.payload.account)
-    logLine("info", "billing.usage-report", {
+    log.info("billing.usage-report", {
       account: delivery.payload.account,
       quantity: total?.quantity ?? 0,
       throughSlot: total ? new Date(total.throughSlot).toISOString() : null,
@@ -67,10 +66,8 @@ export const usageWebhook = Schedules.consumer<UsageWebhookPayload>({
     }
     await res.body?.cancel()
     if (res.ok) return
-    // A 4xx other than 408/429 will not heal by retrying: the schedule stops until fixed and resumed.
-    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
-      return Schedules.terminal(`POST ${url} answered ${res.status}`)
-    }
+    // A status no later attempt cures stops the schedule until it is fixed and resumed.
+    if (!Retry.isRetryableStatus(res.status)) return Schedules.terminal(`POST ${url} answered ${res.status}`)
     return Schedules.retry(`POST ${url} answered ${res.status}`)
   },
 })

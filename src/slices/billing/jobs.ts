@@ -1,5 +1,5 @@
-import { database } from "../../infra/db/index.ts"
-import { Jobs } from "../../infra/jobs/index.ts"
+import { Jobs } from "../../infra/index.ts"
+import { database } from "./db.ts"
 import { closeTrialsDueAt, rollUpUsageThrough } from "./queries.ts"
 
 export const closeExpiredTrials = Jobs.make({

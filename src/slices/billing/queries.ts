@@ -1,5 +1,5 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm"
-import type { Database } from "../../infra/db/index.ts"
+import type { Database } from "./db.ts"
 import { trialReminders, trials, usageEvents, usageTotals } from "./schema.ts"
 
 /** Closes every open trial due as of `slot`; a missed day is closed by the next slot. */

@@ -1,10 +1,7 @@
 import { Hono } from "hono"
 import { z } from "zod"
-import { isTimezone } from "../../infra/cron.ts"
-import { database } from "../../infra/db/index.ts"
-import { problem, validate } from "../../infra/http/index.ts"
-import { NAME, NAME_RULE } from "../../infra/schedules/contract.ts"
-import { Schedules } from "../../infra/schedules/index.ts"
+import { problem, validate } from "../../infra/admin/index.ts"
+import { isTimezone, NAME, NAME_RULE, Schedules } from "../../infra/index.ts"
 import {
   type TrialReminderPayload,
   trialReminder,
@@ -13,6 +10,7 @@ import {
   usageReport,
   usageWebhook,
 } from "./consumers.ts"
+import { database } from "./db.ts"
 import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
 import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "./webhook-url.ts"
 

@@ -176,7 +176,11 @@ const QUESTIONS = {
 }
 function scheduleAction(id, verb) {
   const stream = schedules.stream
-  selectSchedule(id)
+  // A removed schedule has nothing left to show: its detail closes, so no refresh asks for it.
+  if (verb === "remove") {
+    schedules.selected = null
+    $("events-panel").hidden = true
+  } else selectSchedule(id)
   action(
     QUESTIONS[verb].replace("{id}", id + " in stream " + stream),
     () =>

@@ -1,0 +1,19 @@
+/**
+ * Every durable backoff slotwise keeps, side by side: pure functions of the count or delay stored
+ * so far, so they survive restarts (in-process retry policies live in retry.ts).
+ */
+
+/** ADR 0202's durable backoff from the attempt count stored in the row: 1, 2, 4, ... 32, then 60 s. */
+export function durableDelay(attempts: number): number {
+  if (!(Number.isInteger(attempts) && attempts >= 1)) {
+    throw new RangeError(`attempts must be an integer of at least 1, got ${attempts}`)
+  }
+  return Math.min(60_000, 1_000 * 2 ** (attempts - 1))
+}
+
+export const RECOVERY_FIRST_MS = 1_000
+export const RECOVERY_MAX_MS = 60_000
+
+/** A stream's recovery alarm after a storage error: 1 s, then double the previous delay, at most 60 s. */
+export const recoveryDelay = (previousMs: number): number =>
+  previousMs > 0 ? Math.min(RECOVERY_MAX_MS, previousMs * 2) : RECOVERY_FIRST_MS

@@ -1,0 +1,99 @@
+import { recoveryDelay } from "../backoff.ts"
+import { describeError, logLine } from "../log.ts"
+import type { DirectoryRecorder, StreamHooks } from "./hooks.ts"
+import type { Retention } from "./retention.ts"
+import type { ScheduleStore } from "./store.ts"
+
+/** What the alarm needs to know of the dispatches in flight (tick.ts). */
+export interface DispatchRoom {
+  /** True while every dispatch slot is taken: due rows then wait for one. */
+  full(): boolean
+  /** How long a full stream waits before it looks again (a late answer re-arms sooner). */
+  readonly waitMs: number
+}
+
+/**
+ * A stream's one alarm (ADR 0202): always the smallest eligible_at, or the next retention sweep,
+ * or a directory write owed after a failure, whichever comes first; and, after a storage error,
+ * one recovery alarm 1 s doubling to 60 s. Arms run one after another, each reading storage at
+ * its own turn, and touch storage only when the time changes.
+ */
+export class StreamAlarm {
+  private recoveryMs = 0
+  private queue: Promise<unknown> = Promise.resolve()
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly store: ScheduleStore,
+    private readonly recorder: DirectoryRecorder,
+    private readonly retention: Retention,
+    private readonly room: DispatchRoom,
+    private readonly hooks: StreamHooks = {},
+  ) {}
+
+  /**
+   * Sets the alarm and records it in the D1 directory when it moved meaningfully (or always, with
+   * `rewrite`). Answers the time recorded: the smallest eligible_at or the next sweep.
+   */
+  async arm(now = Date.now(), rewrite = false): Promise<number | null> {
+    const armed = this.hooks.arming?.()
+    const next = await this.serially(() => this.set(now))
+    armed?.()
+    const retry = this.recorder.retryAt()
+    await this.recorder.record(next, now, rewrite)
+    // A directory write that just failed is retried by this alarm.
+    if (this.recorder.retryAt() !== retry) await this.serially(() => this.set(now))
+    return next
+  }
+
+  /** arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. */
+  rearm(now = Date.now()): Promise<number | null> {
+    return this.arm(now).catch((error) => this.recover(error, now))
+  }
+
+  /** A tick went through: the next storage error starts the recovery delay at 1 s again. */
+  healthy(): void {
+    this.recoveryMs = 0
+  }
+
+  /** onError: one log line, and one recovery alarm whose delay doubles from 1 s to 60 s. Never throws. */
+  async recover(error: unknown, now: number): Promise<number | null> {
+    const previousMs = this.recoveryMs
+    this.recoveryMs = recoveryDelay(previousMs)
+    const retryAt = now + this.recoveryMs
+    logLine("error", "schedule stream onError", { error: describeError(error), recoveryInMs: this.recoveryMs })
+    try {
+      // The hook brackets the call itself, not its await: another arm may run meanwhile.
+      const done = this.hooks.recovering?.(now, previousMs, this.recoveryMs)
+      const setting = this.storage.setAlarm(retryAt)
+      done?.()
+      await setting
+      return retryAt
+    } catch (alarmError) {
+      logLine("error", "schedule stream could not arm its recovery alarm", { error: describeError(alarmError) })
+      return null
+    }
+  }
+
+  private serially<T>(arm: () => Promise<T>): Promise<T> {
+    const armed = this.queue.then(arm)
+    this.queue = armed.catch(() => undefined)
+    return armed
+  }
+
+  /** Sets the one alarm; answers the time the directory records (without a directory retry). */
+  private async set(now: number): Promise<number | null> {
+    const current = await this.storage.getAlarm()
+    // Read after the await, so a settlement that landed meanwhile is seen.
+    let due = this.store.nextEligibleAt() ?? null
+    if (due !== null && this.room.full()) due = Math.max(due, now + this.room.waitMs)
+    const next = earliest(due, this.retention.nextSweepAt())
+    const alarm = earliest(next, this.recorder.retryAt())
+    if (alarm === null && current !== null) await this.storage.deleteAlarm()
+    else if (alarm !== null && current !== alarm) await this.storage.setAlarm(alarm)
+    return next
+  }
+}
+
+const earliest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.min(a, b)
