@@ -1,0 +1,43 @@
+/**
+ * `npm run check`: the engine (src/infra, the slotwise package) never imports the app, the app reaches the
+ * engine only through the package's entry points, nothing under src imports tests or scripts, and no
+ * module imports another in a circle (type-only imports included).
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "An import circle: split the module the circle runs through.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "engine-never-imports-the-app",
+      severity: "error",
+      comment: "src/infra is the slotwise package: the app hands it what it declares instead.",
+      from: { path: "^src/infra/" },
+      to: { path: "^src/(slices/|jobs\\.ts$|consumers\\.ts$|app\\.ts$|isolate\\.ts$|main\\.ts$)" },
+    },
+    {
+      name: "app-through-entry-points",
+      severity: "error",
+      comment: "The example app imports slotwise as a user would: src/infra/index.ts or src/infra/admin/index.ts.",
+      from: { path: "^src/", pathNot: "^src/infra/" },
+      to: { path: "^src/infra/", pathNot: "^src/infra/(index\\.ts|admin/index\\.ts)$" },
+    },
+    {
+      name: "src-never-imports-tests-or-scripts",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(test|scripts)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|dist|test/adopter/node_modules)" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
+  },
+}
