@@ -34,8 +34,8 @@ export function admin({ jobs, consumers }: AdminOptions) {
     .use(door)
     .route("/", jobRoutes(jobs))
     .route("/", leaseRoutes(jobs))
-    .route("/streams", streamRoutes(known))
-  api.get("/openapi.json", openapi(api as never))
+    .route("/", streamRoutes(known))
+    .get("/openapi.json", openapi)
   return api
 }
 

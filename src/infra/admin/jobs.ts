@@ -4,7 +4,7 @@ import { problem, validate } from "../http/index.ts"
 import { type Job, Jobs, leaseStatus, listLeases } from "../jobs/index.ts"
 import type { AdminEnv } from "./door.ts"
 import { jobParam } from "./inputs.ts"
-import { documented } from "./openapi.ts"
+import { ADMIN_ROUTES } from "./routes.ts"
 
 /** A lease as the admin shows it, with its derived status. */
 export const leaseView = (lease: JobLease | undefined, now: number) => ({
@@ -27,7 +27,7 @@ function waitUntilOf(c: Context): ((promise: Promise<unknown>) => void) | undefi
 /** GET /jobs and POST /jobs/:name/run over the declared jobs. */
 export const jobRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>()
-    .get("/jobs", documented("Every declared job with its next slot and its lease"), async (c) => {
+    .get(ADMIN_ROUTES.jobs.path, async (c) => {
       const now = Date.now()
       const leases = new Map((await listLeases(database(c.env.DB))).map((lease) => [lease.name, lease]))
       return c.json({
@@ -43,27 +43,17 @@ export const jobRoutes = (jobs: readonly Job[]) =>
         })),
       })
     })
-    .post(
-      "/jobs/:name/run",
-      documented("Runs a job now for the current minute's slot (an exclusive job still claims it)", 400, 404, 409),
-      validate("param", jobParam),
-      async (c) => {
-        const { name } = c.req.valid("param")
-        const job = jobs.find((declared) => declared.name === name)
-        if (!job) return problem(c, 404, "Not found", `no job "${name}" is declared in src/jobs.ts`, { field: "name" })
-        const slot = Jobs.slotOf(Date.now())
-        const result = await Jobs.run(job, slot, { env: c.env, waitUntil: waitUntilOf(c) })
-        if (result.reason === "slot taken") {
-          return problem(c, 409, "Conflict", `the ${slot.toISOString()} slot of "${name}" is already run or held`)
-        }
-        if (result.status === "skipped") {
-          return problem(
-            c,
-            503,
-            "Unavailable",
-            `the slot could not be claimed (${result.reason}); see the Worker's logs`,
-          )
-        }
-        return c.json({ job: name, slot: slot.getTime(), ...result })
-      },
-    )
+    .post(ADMIN_ROUTES.runJob.path, validate("param", jobParam), async (c) => {
+      const { name } = c.req.valid("param")
+      const job = jobs.find((declared) => declared.name === name)
+      if (!job) return problem(c, 404, "Not found", `no job "${name}" is declared in src/jobs.ts`, { field: "name" })
+      const slot = Jobs.slotOf(Date.now())
+      const result = await Jobs.run(job, slot, { env: c.env, waitUntil: waitUntilOf(c) })
+      if (result.reason === "slot taken") {
+        return problem(c, 409, "Conflict", `the ${slot.toISOString()} slot of "${name}" is already run or held`)
+      }
+      if (result.status === "skipped") {
+        return problem(c, 503, "Unavailable", `the slot could not be claimed (${result.reason}); see the Worker's logs`)
+      }
+      return c.json({ job: name, slot: slot.getTime(), ...result })
+    })

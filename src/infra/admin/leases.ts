@@ -6,12 +6,12 @@ import { logLine } from "../log.ts"
 import type { AdminEnv } from "./door.ts"
 import { leaseParam } from "./inputs.ts"
 import { leaseView } from "./jobs.ts"
-import { documented } from "./openapi.ts"
+import { ADMIN_ROUTES } from "./routes.ts"
 
 /** GET /leases and DELETE /leases/:name: see who holds what, and free a stuck lease. */
 export const leaseRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>()
-    .get("/leases", documented("Every lease row, declared job or not"), async (c) => {
+    .get(ADMIN_ROUTES.leases.path, async (c) => {
       const now = Date.now()
       const declared = new Set(jobs.map((job) => job.name))
       const leases = await listLeases(database(c.env.DB))
@@ -24,23 +24,18 @@ export const leaseRoutes = (jobs: readonly Job[]) =>
         })),
       })
     })
-    .delete(
-      "/leases/:name",
-      documented("Releases a lease; last_slot stays, so its slot is still refused", 400, 404),
-      validate("param", leaseParam),
-      async (c) => {
-        const { name } = c.req.valid("param")
-        const before = await forceRelease(database(c.env.DB), name)
-        if (!before) return problem(c, 404, "Not found", `job "${name}" has no lease`, { field: "name" })
-        const now = Date.now()
-        const released = before.holder !== null || before.leaseUntil !== null
-        logLine("warn", "lease released by admin", {
-          job: name,
-          holder: before.holder,
-          leaseUntil: before.leaseUntil,
-          lastSlot: before.lastSlot,
-          released,
-        })
-        return c.json({ released, lease: leaseView({ ...before, leaseUntil: null, holder: null }, now) })
-      },
-    )
+    .delete(ADMIN_ROUTES.releaseLease.path, validate("param", leaseParam), async (c) => {
+      const { name } = c.req.valid("param")
+      const before = await forceRelease(database(c.env.DB), name)
+      if (!before) return problem(c, 404, "Not found", `job "${name}" has no lease`, { field: "name" })
+      const now = Date.now()
+      const released = before.holder !== null || before.leaseUntil !== null
+      logLine("warn", "lease released by admin", {
+        job: name,
+        holder: before.holder,
+        leaseUntil: before.leaseUntil,
+        lastSlot: before.lastSlot,
+        released,
+      })
+      return c.json({ released, lease: leaseView({ ...before, leaseUntil: null, holder: null }, now) })
+    })

@@ -16,7 +16,7 @@ import {
   streamParam,
   streamsQuery,
 } from "./inputs.ts"
-import { documented } from "./openapi.ts"
+import { ADMIN_ROUTES } from "./routes.ts"
 
 /** A schedule's page shows this many of its newest events. */
 export const SCHEDULE_EVENTS = 50
@@ -34,10 +34,9 @@ const listed = createMiddleware<StreamEnv>(async (c, next) => {
   await next()
 })
 
-const action = (verb: Action, summary: string) =>
+const action = (verb: Action) =>
   [
-    `/:stream/schedules/:id/${verb}`,
-    documented(summary, 400, 404, 409),
+    ADMIN_ROUTES[verb].path,
     validate("param", scheduleParam),
     listed,
     async (c: Context<StreamEnv>) => {
@@ -49,13 +48,12 @@ const action = (verb: Action, summary: string) =>
 /** The streams in the D1 directory, and each stream's schedules and events; `consumers` are those a schedule may name. */
 export const streamRoutes = (consumers: ConsumerRegistry) =>
   new Hono<StreamEnv>()
-    .get("/", documented("The streams in the directory, by name", 400), validate("query", streamsQuery), async (c) => {
+    .get(ADMIN_ROUTES.streams.path, validate("query", streamsQuery), async (c) => {
       const { limit = LIST_DEFAULT, cursor } = c.req.valid("query")
       return c.json(await streamsPage(c.env.DB, limit, cursor))
     })
     .get(
-      "/:stream/schedules",
-      documented("A stream's schedules by id, optionally in one state", 400, 404),
+      ADMIN_ROUTES.schedules.path,
       validate("param", streamParam),
       validate("query", schedulesQuery),
       listed,
@@ -64,22 +62,15 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
         return answer(c, await c.var.rpc.list(stream, c.req.valid("query")), (page) => page)
       },
     )
-    .get(
-      "/:stream/schedules/:id",
-      documented(`A schedule and its newest ${SCHEDULE_EVENTS} events`, 400, 404),
-      validate("param", scheduleParam),
-      listed,
-      async (c) => {
-        const { stream, id } = c.req.valid("param")
-        const schedule = await c.var.rpc.get(stream, id)
-        if (!schedule.ok) return answer(c, schedule, () => ({}))
-        const events = await c.var.rpc.events(stream, { scheduleId: id, limit: SCHEDULE_EVENTS })
-        return answer(c, events, (events) => ({ schedule: schedule.value, events }))
-      },
-    )
+    .get(ADMIN_ROUTES.schedule.path, validate("param", scheduleParam), listed, async (c) => {
+      const { stream, id } = c.req.valid("param")
+      const schedule = await c.var.rpc.get(stream, id)
+      if (!schedule.ok) return answer(c, schedule, () => ({}))
+      const events = await c.var.rpc.events(stream, { scheduleId: id, limit: SCHEDULE_EVENTS })
+      return answer(c, events, (events) => ({ schedule: schedule.value, events }))
+    })
     .put(
-      "/:stream/schedules/:id",
-      documented("Creates or replaces a schedule (the same rules as the client's upsert)", 400),
+      ADMIN_ROUTES.putSchedule.path,
       bodyLimit({
         maxSize: MAX_BODY_BYTES,
         onError: (c) =>
@@ -101,22 +92,15 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
         return answer(c, reply, (schedule) => ({ schedule }))
       },
     )
-    .post(...action("cancel", "Cancels a schedule: nothing more is delivered until it is resumed"))
-    .post(...action("resume", "Resumes a cancelled or failed schedule from its next due time"))
-    .post(...action("trigger", "Delivers the current occurrence now; the cadence is unchanged"))
-    .delete(
-      "/:stream/schedules/:id",
-      documented("Removes a finished or cancelled schedule now (a scheduled one: cancel it first)", 400, 404, 409),
-      validate("param", scheduleParam),
-      listed,
-      async (c) => {
-        const { stream, id } = c.req.valid("param")
-        return answer(c, await c.var.rpc.remove(stream, id), (schedule) => ({ removed: true, schedule }))
-      },
-    )
+    .post(...action("cancel"))
+    .post(...action("resume"))
+    .post(...action("trigger"))
+    .delete(ADMIN_ROUTES.remove.path, validate("param", scheduleParam), listed, async (c) => {
+      const { stream, id } = c.req.valid("param")
+      return answer(c, await c.var.rpc.remove(stream, id), (schedule) => ({ removed: true, schedule }))
+    })
     .get(
-      "/:stream/events",
-      documented("A stream's newest events", 400, 404),
+      ADMIN_ROUTES.events.path,
       validate("param", streamParam),
       validate("query", eventsQuery),
       listed,

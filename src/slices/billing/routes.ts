@@ -1,5 +1,5 @@
 import { Hono } from "hono"
-import { z } from "zod"
+import * as z from "zod/mini"
 import { problem, validate } from "../../infra/admin/index.ts"
 import { isTimezone, NAME, NAME_RULE, Schedules } from "../../infra/index.ts"
 import {
@@ -15,7 +15,7 @@ import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
 import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "./webhook-url.ts"
 
 // An account names its own schedule stream, so it follows the stream-name rule.
-const account = z.string().regex(NAME, NAME_RULE)
+const account = z.string().check(z.regex(NAME, NAME_RULE))
 
 export const billingRoutes = new Hono<{ Bindings: Env }>()
   .post(
@@ -25,7 +25,7 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
       z.object({
         account,
         dueAt: z.iso.datetime({ offset: true }),
-        timezone: z.string().max(64).refine(isTimezone, "is not an IANA timezone").default("UTC"),
+        timezone: z._default(z.string().check(z.maxLength(64), z.refine(isTimezone, "is not an IANA timezone")), "UTC"),
       }),
     ),
     async (c) => {
@@ -45,7 +45,7 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
   )
   .post(
     "/usage",
-    validate("json", z.object({ account, quantity: z.number().int().positive().max(1_000_000) })),
+    validate("json", z.object({ account, quantity: z.int().check(z.positive(), z.maximum(1_000_000)) })),
     async (c) => {
       const { account, quantity } = c.req.valid("json")
       const event = await recordUsage(database(c.env.DB), account, quantity, Date.now())
@@ -63,7 +63,7 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
   .put(
     "/usage/:account/webhook",
     validate("param", z.object({ account })),
-    validate("json", z.object({ url: z.url({ protocol: /^https?$/ }).max(MAX_WEBHOOK_URL_LENGTH) })),
+    validate("json", z.object({ url: z.url({ protocol: /^https?$/ }).check(z.maxLength(MAX_WEBHOOK_URL_LENGTH)) })),
     async (c) => {
       const { account } = c.req.valid("param")
       const { url } = c.req.valid("json")

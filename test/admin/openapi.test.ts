@@ -1,0 +1,49 @@
+import { env } from "cloudflare:workers"
+import { Hono } from "hono"
+import { describe, expect, it } from "vitest"
+import { admin } from "../../src/infra/admin/index.ts"
+import { eventsQuery, schedulesQuery, streamsQuery } from "../../src/infra/admin/inputs.ts"
+import { ADMIN_ROUTES, adminPath } from "../../src/infra/admin/routes.ts"
+import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
+import { consumers } from "../support/consumers.ts"
+import { workerJobs } from "../support/worker.ts"
+
+describe("GET /admin/openapi.json", () => {
+  it("names the path admin is mounted under as its server", async () => {
+    expect((await json(await adminFetch("/admin/openapi.json"))).servers).toEqual([{ url: "/admin" }])
+    const ops = new Hono<{ Bindings: Env }>().route("/ops", admin({ jobs: workerJobs, consumers }))
+    const res = await ops.request("/ops/openapi.json", { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }, env)
+    expect(res.status).toBe(200)
+    const doc = await json(res)
+    expect(doc.servers).toEqual([{ url: "/ops" }])
+    expect(Object.keys(doc.paths)).toContain("/streams/{stream}/schedules/{id}")
+  })
+
+  it("documents each route's path parameters and exactly the query parameters its validator reads", async () => {
+    const doc = await json(await adminFetch("/admin/openapi.json"))
+    const validated = {
+      streams: streamsQuery,
+      schedules: schedulesQuery,
+      events: eventsQuery,
+    } as const
+    for (const [name, route] of Object.entries(ADMIN_ROUTES)) {
+      const path = route.path.replace(/:(\w+)/g, "{$1}")
+      const operation = doc.paths[path]?.[route.method.toLowerCase()]
+      expect(operation, `${route.method} ${path}`).toBeDefined()
+      const parameters = (operation.parameters ?? []) as Array<{ name: string; in: string }>
+      const named = (where: string) => parameters.filter((p) => p.in === where).map((p) => p.name)
+      expect(named("path"), path).toEqual([...route.path.matchAll(/:(\w+)/g)].map(([, param]) => param))
+      const schema = validated[name as keyof typeof validated]
+      expect(named("query").sort(), `${name}'s query`).toEqual(schema ? Object.keys(schema.def.shape).sort() : [])
+    }
+  })
+})
+
+describe("adminPath", () => {
+  it("encodes each parameter and leaves out query values not given", () => {
+    expect(adminPath("schedule", { stream: "a b", id: "x/y" })).toBe("/streams/a%20b/schedules/x%2Fy")
+    expect(adminPath("schedules", { stream: "s" }, { state: "failed", limit: 50, cursor: undefined })).toBe(
+      "/streams/s/schedules?state=failed&limit=50",
+    )
+  })
+})
