@@ -206,6 +206,22 @@ describe("the door", () => {
     await expectProblem(await adminFetch("/admin/jobs", { method: "PATCH" }), 404)
   })
 
+  it("marks every answer, 200 or problem, Cache-Control: no-store", async () => {
+    const answers: Array<[string, Response]> = []
+    for (const route of everyRoute().filter((route) => route.method === "GET")) {
+      answers.push([label(route), await adminFetch(fill(route))])
+      answers.push([`${label(route)} without a token`, await adminFetch(fill(route), { token: null })])
+      const off = await adminFetch(fill(route), { env: { ADMIN_TOKEN: undefined } })
+      answers.push([`${label(route)} with admin off`, off])
+    }
+    answers.push(["a 400", await adminFetch("/admin/streams?limit=0")])
+    answers.push(["a 404", await adminFetch("/admin/streams/door-ghost/schedules")])
+    answers.push(["an unknown path", await adminFetch("/admin/whatever")])
+    answers.push(["the dashboard", await adminFetch("/admin", { token: null })])
+    expect(new Set(answers.map(([, res]) => res.status))).toEqual(new Set([200, 400, 401, 404, 503]))
+    for (const [what, res] of answers) expect(res.headers.get("cache-control"), what).toBe("no-store")
+  })
+
   it("lets the right token through on every GET", async () => {
     for (const route of everyRoute().filter((route) => route.method === "GET")) {
       const res = await adminFetch(fill(route))

@@ -14,6 +14,12 @@ export const adminToken = (env: SlotwiseEnv): string | undefined =>
 
 const REALM = "slotwise admin"
 
+/** Every admin answer, refusals included: they hold operational data fetched with a bearer token. */
+export const noStore = createMiddleware<AdminEnv>(async (c, next) => {
+  await next()
+  c.header("cache-control", "no-store")
+})
+
 /** 503 while no token is configured: admin is off. */
 export const adminOn = createMiddleware<AdminEnv>(async (c, next) => {
   if (adminToken(c.env) === undefined) {

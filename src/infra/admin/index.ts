@@ -2,7 +2,7 @@ import { Hono } from "hono"
 import type { Job } from "../jobs/index.ts"
 import { type Consumer, consumerRegistry } from "../schedules/index.ts"
 import { dashboard } from "./dashboard/index.ts"
-import { type AdminEnv, adminOn, door } from "./door.ts"
+import { type AdminEnv, adminOn, door, noStore } from "./door.ts"
 import { jobRoutes } from "./jobs.ts"
 import { leaseRoutes } from "./leases.ts"
 import { openapi } from "./openapi.ts"
@@ -28,6 +28,7 @@ export interface AdminOptions {
 export function admin({ jobs, consumers }: AdminOptions) {
   const known = consumerRegistry(consumers)
   const api = new Hono<AdminEnv>()
+    .use(noStore)
     .use(adminOn)
     // The page is a shell that asks for the token, so it is the one route before the door.
     .get("/", dashboard)
