@@ -19,7 +19,7 @@ describe("claimSlot (seed Decision 5)", () => {
   it("lets the first claim of a slot win and records the lease", async () => {
     const name = freshJob()
     expect(await claim(name, T0, T0 + 5, "run-a")).toBe(true)
-    expect(await leaseOf(name)).toEqual({ name, lastSlot: T0, leaseUntil: T0 + 5 + LEASE, holder: "run-a" })
+    expect(await leaseOf(name)).toMatchObject({ name, lastSlot: T0, leaseUntil: T0 + 5 + LEASE, holder: "run-a" })
   })
 
   it("refuses the same slot again, even after release", async () => {
@@ -73,7 +73,7 @@ describe("claimSlot (seed Decision 5)", () => {
     expect(await releaseSlot(db, name, "run-b")).toBe(false)
     expect(await leaseOf(name)).toMatchObject({ holder: "run-a", leaseUntil: T0 + LEASE })
     expect(await releaseSlot(db, name, "run-a")).toBe(true)
-    expect(await leaseOf(name)).toEqual({ name, lastSlot: T0, leaseUntil: null, holder: null })
+    expect(await leaseOf(name)).toMatchObject({ name, lastSlot: T0, leaseUntil: null, holder: null })
   })
 
   it("gives exactly one winner among 20 concurrent claims of one slot", async () => {

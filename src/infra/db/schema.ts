@@ -1,11 +1,22 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core"
 
-/** One row per exclusive job (migrations/0001_jobs_leases.sql). */
+/** One row per exclusive job: its lease (migrations/0001_jobs_leases.sql) and its last runs (0004_jobs_run_history.sql). */
 export const jobsLeases = sqliteTable("jobs_leases", {
   name: text("name").primaryKey(),
   lastSlot: integer("last_slot").notNull(),
   leaseUntil: integer("lease_until"),
   holder: text("holder"),
+  /** The last recorded run (ran, failed or timed-out); last_slot may be newer, claimed by a run not yet ended. */
+  lastRunSlot: integer("last_run_slot"),
+  lastRunId: text("last_run_id"),
+  lastOutcome: text("last_outcome"),
+  lastMs: integer("last_ms"),
+  lastFinishedAt: integer("last_finished_at"),
+  lastError: text("last_error"),
+  /** JSON the last run reported through ctx.report, or null. */
+  lastSummary: text("last_summary"),
+  /** JSON array of RunRecord, oldest first, at most RUN_HISTORY_LENGTH. */
+  runHistory: text("run_history").notNull().default("[]"),
 })
 
 export type JobLease = typeof jobsLeases.$inferSelect

@@ -11,6 +11,17 @@ export interface JobContext {
   runId: string
   slot: Date
   log: Logger
+  /**
+   * Records a small JSON object (at most 1 KiB) with this run: an exclusive job's release stores
+   * it beside the run's outcome, and admin shows it. The last call wins; a summary that is not a
+   * JSON object or is too large throws a RangeError naming `report`.
+   *
+   * @example
+   * ```ts
+   * run: async (slot, ctx) => ctx.report({ closed: await closeDueAt(ctx.env, slot) })
+   * ```
+   */
+  report(summary: Record<string, unknown>): void
 }
 
 export interface JobDefinition {

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
+import { RUN_HISTORY_LENGTH, type RunEnding } from "./record.ts"
 
 export interface ClaimRequest {
   name: string
@@ -34,14 +35,35 @@ export async function claimSlot(db: Database, claim: ClaimRequest): Promise<bool
   return rows.length === 1
 }
 
-/** Ends the lease if `holder` still holds it; `last_slot` stays, so the slot is never run again. */
-export async function releaseSlot(db: Database, name: string, holder: string): Promise<boolean> {
+/**
+ * Ends the lease if `holder` still holds it; `last_slot` stays, so the slot is never run again.
+ * Given how the run ended, the same statement records it: the last_* columns, and the run appended
+ * to run_history, which keeps the newest RUN_HISTORY_LENGTH (no second write per run).
+ */
+export async function releaseSlot(db: Database, name: string, holder: string, ending?: RunEnding): Promise<boolean> {
   const rows = await db
     .update(jobsLeases)
-    .set({ leaseUntil: null, holder: null })
+    .set({ leaseUntil: null, holder: null, ...(ending ? recorded(ending) : {}) })
     .where(and(eq(jobsLeases.name, name), eq(jobsLeases.holder, holder)))
     .returning({ name: jobsLeases.name })
   return rows.length === 1
+}
+
+/** The run record's columns; the history is appended and cut to its newest entries by SQLite's JSON functions. */
+function recorded({ record, summary }: RunEnding) {
+  const history = sql`coalesce(${jobsLeases.runHistory}, '[]')`
+  return {
+    lastRunSlot: record.slot,
+    lastRunId: record.runId,
+    lastOutcome: record.outcome,
+    lastMs: record.ms,
+    lastFinishedAt: record.finishedAt,
+    lastError: record.error,
+    lastSummary: summary,
+    // json_each walks the array in order, so the kept entries stay oldest first.
+    runHistory: sql`(SELECT json_group_array(json(value)) FROM json_each(json_insert(${history}, '$[#]', json(${JSON.stringify(record)})))
+      WHERE key > json_array_length(${history}) - ${RUN_HISTORY_LENGTH})`,
+  }
 }
 
 export type LeaseStatus = "free" | "held" | "expired"

@@ -4,6 +4,7 @@ import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
 import type { Job, JobContext } from "./definition.ts"
 import { claimSlot, releaseSlot } from "./lease.ts"
+import { cutError, encodeSummary, type RunOutcome, type RunRecord } from "./record.ts"
 import { slotOf } from "./slot.ts"
 
 export type RunStatus = "ran" | "skipped" | "failed" | "timed-out"
@@ -83,8 +84,17 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
 
   let releaseError: string | undefined
   if (job.exclusive) {
+    const finishedAt = now()
+    const record: RunRecord = {
+      slot: slot.getTime(),
+      runId,
+      outcome: outcome.status,
+      ms: Math.max(0, finishedAt - started),
+      finishedAt,
+      error: errorOf(job, outcome),
+    }
     try {
-      const released = await within(releaseSlot(db, job.name, runId), deadline)
+      const released = await within(releaseSlot(db, job.name, runId, { record, summary: outcome.summary }), deadline)
       if (released === TIMED_OUT) releaseError = `no answer within ${deadline} ms`
     } catch (error) {
       // The lease expires by itself at timeout + 1 minute; last_slot already guards the slot.
@@ -97,15 +107,25 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
   })
 }
 
+/** What the record says went wrong, cut to RUN_ERROR_MAX: the error thrown, or the timeout passed. */
+function errorOf(job: Job, outcome: { status: RunOutcome; error?: unknown }): string | null {
+  if (outcome.status === "timed-out") return `passed its ${job.timeoutMs} ms timeout`
+  return outcome.status === "failed" ? cutError(describeError(outcome.error)) : null
+}
+
 async function runWithin(
   job: Job,
   slot: Date,
   env: Cloudflare.Env,
   runId: string,
   log: JobContext["log"],
-): Promise<{ status: "ran" | "failed" | "timed-out"; error?: unknown }> {
+): Promise<{ status: RunOutcome; error?: unknown; summary: string | null }> {
   const controller = new AbortController()
-  const ctx: JobContext = { env, signal: controller.signal, runId, slot, log }
+  let summary: string | null = null
+  const report = (value: Record<string, unknown>) => {
+    summary = encodeSummary(value)
+  }
+  const ctx: JobContext = { env, signal: controller.signal, runId, slot, log, report }
   try {
     // A job that ignores its signal keeps running, but the boundary stops waiting for it.
     const ran = await within(
@@ -113,8 +133,8 @@ async function runWithin(
       job.timeoutMs,
       () => controller.abort(new JobTimeoutError(`job "${job.name}" passed its ${job.timeoutMs} ms timeout`)),
     )
-    return { status: ran === TIMED_OUT ? "timed-out" : "ran" }
+    return { status: ran === TIMED_OUT ? "timed-out" : "ran", summary }
   } catch (error) {
-    return { status: "failed", error }
+    return { status: "failed", error, summary }
   }
 }

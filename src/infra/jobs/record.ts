@@ -1,0 +1,74 @@
+import type { JobLease } from "../db/index.ts"
+
+/** A job's lease row keeps at least this many of its newest runs. */
+export const RUN_HISTORY_LENGTH = 20
+/** A run's error is cut to this many characters in its record. */
+export const RUN_ERROR_MAX = 500
+/** What a run may report through ctx.report, as JSON. */
+export const RUN_SUMMARY_MAX_BYTES = 1_024
+
+/** How a run that owned its slot ended (a skipped run owned nothing and records nothing). */
+export type RunOutcome = "ran" | "failed" | "timed-out"
+
+/** One run as its release records it; times are epoch milliseconds. */
+export interface RunRecord {
+  slot: number
+  runId: string
+  outcome: RunOutcome
+  ms: number
+  finishedAt: number
+  error: string | null
+}
+
+/** What the release writes besides ending the lease: the record, and the run's reported summary (JSON text). */
+export interface RunEnding {
+  record: RunRecord
+  summary: string | null
+}
+
+export const cutError = (error: string): string =>
+  error.length > RUN_ERROR_MAX ? `${error.slice(0, RUN_ERROR_MAX - 1)}…` : error
+
+/**
+ * The summary a run reports, as the JSON text its release stores: a plain JSON object of at most
+ * RUN_SUMMARY_MAX_BYTES; throws a RangeError naming `report` otherwise.
+ */
+export function encodeSummary(summary: unknown): string {
+  let text: string | undefined
+  try {
+    text =
+      typeof summary === "object" && summary !== null && !Array.isArray(summary) ? JSON.stringify(summary) : undefined
+  } catch (error) {
+    throw new RangeError(`report: the summary is not JSON (${(error as Error).message})`)
+  }
+  if (text === undefined) throw new RangeError("report: the summary must be a JSON object")
+  const bytes = new TextEncoder().encode(text).byteLength
+  if (bytes > RUN_SUMMARY_MAX_BYTES) {
+    throw new RangeError(`report: the summary is ${bytes} bytes of JSON, more than ${RUN_SUMMARY_MAX_BYTES}`)
+  }
+  return text
+}
+
+/** A lease row's recorded runs, newest first; a row written before the run history knows none. */
+export function runsOf(lease: Pick<JobLease, "runHistory"> | undefined): RunRecord[] {
+  if (!lease?.runHistory) return []
+  const runs = JSON.parse(lease.runHistory) as RunRecord[]
+  return runs.reverse()
+}
+
+/** A lease row's last run, from its last_* columns, or null before its first recorded one. */
+export function lastRunOf(lease: JobLease | undefined): RunRecord | null {
+  if (!lease || lease.lastRunSlot === null || lease.lastRunId === null) return null
+  return {
+    slot: lease.lastRunSlot,
+    runId: lease.lastRunId,
+    outcome: lease.lastOutcome as RunOutcome,
+    ms: lease.lastMs ?? 0,
+    finishedAt: lease.lastFinishedAt ?? 0,
+    error: lease.lastError,
+  }
+}
+
+/** The summary the last run reported, or null. */
+export const summaryOf = (lease: Pick<JobLease, "lastSummary"> | undefined): Record<string, unknown> | null =>
+  lease?.lastSummary ? (JSON.parse(lease.lastSummary) as Record<string, unknown>) : null
