@@ -3,12 +3,15 @@
  * so far, so they survive restarts (in-process retry policies live in retry.ts).
  */
 
+/** The longest a failed attempt waits for its retry. */
+export const MAX_DURABLE_DELAY_MS = 60_000
+
 /** ADR 0202's durable backoff from the attempt count stored in the row: 1, 2, 4, ... 32, then 60 s. */
 export function durableDelay(attempts: number): number {
   if (!(Number.isInteger(attempts) && attempts >= 1)) {
     throw new RangeError(`attempts must be an integer of at least 1, got ${attempts}`)
   }
-  return Math.min(60_000, 1_000 * 2 ** (attempts - 1))
+  return Math.min(MAX_DURABLE_DELAY_MS, 1_000 * 2 ** (attempts - 1))
 }
 
 export const RECOVERY_FIRST_MS = 1_000

@@ -10,6 +10,8 @@ export interface CronSchedule {
   matches(minuteMs: number): boolean
   /** The first time the expression names strictly after `afterMs`, or undefined if none. */
   nextAfter(afterMs: number): number | undefined
+  /** The latest `count` times the expression names strictly before `beforeMs`, newest first. */
+  previousBefore(beforeMs: number, count: number): number[]
 }
 
 export class CronSyntaxError extends Error {
@@ -40,6 +42,7 @@ export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
     },
     matches: (minuteMs) => cron.match(new Date(minuteMs)),
     nextAfter: (afterMs) => cron.nextRun(new Date(afterMs))?.getTime(),
+    previousBefore: (beforeMs, count) => cron.previousRuns(count, new Date(beforeMs)).map((time) => time.getTime()),
   }
 }
 

@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
+import type { JobView as JobAnswer } from "../../src/infra/admin/json.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import type { ScheduleEvent, ScheduleView } from "../../src/infra/schedules/index.ts"
 import { adminFetch, json } from "../support/admin.ts"
@@ -26,7 +27,8 @@ const setLease = (name: string, lastSlot: number, leaseUntil: number | null, hol
     .bind(name, lastSlot, leaseUntil, holder)
     .run()
 const dropLease = (name: string) => env.DB.prepare("DELETE FROM jobs_leases WHERE name = ?").bind(name).run()
-const leaseRow = (name: string) => env.DB.prepare("SELECT * FROM jobs_leases WHERE name = ?").bind(name).first()
+const leaseRow = (name: string) =>
+  env.DB.prepare("SELECT name, last_slot, lease_until, holder FROM jobs_leases WHERE name = ?").bind(name).first()
 
 interface LeaseView {
   lastSlot: number | null
@@ -234,6 +236,12 @@ describe("POST /admin/jobs/:name/run", () => {
     await expectProblem(await runNow(ROLL_UP), 409)
     expect(await leaseRow(ROLL_UP)).toEqual({ name: ROLL_UP, last_slot: slot, lease_until: null, holder: null })
     expect(logs.of("job.run").filter((line) => line.outcome === "ran")).toHaveLength(1)
+
+    // The job's view shows the run its release recorded, once: the refused run-now recorded nothing.
+    const shown = (await jobsView()).jobs.find((job) => job.name === ROLL_UP) as unknown as JobAnswer
+    const record = { slot, runId: ran.runId, outcome: "ran", ms: expect.any(Number), error: null }
+    expect(shown.lastRun).toEqual({ ...record, finishedAt: expect.any(Number) })
+    expect(shown.slots).toEqual([{ slot, status: "ran", run: shown.lastRun }])
   })
 
   it("refuses (409) a slot the heartbeat already ran", async () => {

@@ -12,6 +12,7 @@ interface Route {
 
 /** Every route the contract (/tmp/brief/admin-api.md) names; the OpenAPI document must list each. */
 const EXPECTED: readonly string[] = [
+  "GET /health",
   "GET /jobs",
   "POST /jobs/{name}/run",
   "GET /leases",
@@ -24,6 +25,7 @@ const EXPECTED: readonly string[] = [
   "POST /streams/{stream}/schedules/{id}/resume",
   "POST /streams/{stream}/schedules/{id}/trigger",
   "GET /streams/{stream}/events",
+  "GET /streams/{stream}/summary",
 ]
 
 const STREAM = "door-stream"

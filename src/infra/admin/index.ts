@@ -3,6 +3,7 @@ import type { Job } from "../jobs/index.ts"
 import { type Consumer, consumerRegistry } from "../schedules/index.ts"
 import { dashboard } from "./dashboard/index.ts"
 import { type AdminEnv, adminOn, door, noStore } from "./door.ts"
+import { healthRoutes } from "./health.ts"
 import { jobRoutes } from "./jobs.ts"
 import { leaseRoutes } from "./leases.ts"
 import { openapi } from "./openapi.ts"
@@ -33,6 +34,7 @@ export function admin({ jobs, consumers }: AdminOptions) {
     // The page is a shell that asks for the token, so it is the one route before the door.
     .get("/", dashboard)
     .use(door)
+    .route("/", healthRoutes(jobs))
     .route("/", jobRoutes(jobs))
     .route("/", leaseRoutes(jobs))
     .route("/", streamRoutes(known))

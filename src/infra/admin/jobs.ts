@@ -1,17 +1,31 @@
 import { type Context, Hono } from "hono"
 import { database, type JobLease } from "../db/index.ts"
 import { problem, validate } from "../http/index.ts"
-import { type Job, Jobs, leaseStatus, listLeases } from "../jobs/index.ts"
+import { type Job, Jobs, lastRunOf, leaseStatus, listLeases, timeline } from "../jobs/index.ts"
 import type { AdminEnv } from "./door.ts"
 import { jobParam } from "./inputs.ts"
+import type { Answers, JobView, LeaseView } from "./json.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
 /** A lease as the admin shows it, with its derived status. */
-export const leaseView = (lease: JobLease | undefined, now: number) => ({
+export const leaseView = (lease: JobLease | undefined, now: number): LeaseView => ({
   lastSlot: lease?.lastSlot ?? null,
   leaseUntil: lease?.leaseUntil ?? null,
   holder: lease?.holder ?? null,
   status: leaseStatus(lease, now),
+})
+
+/** A declared job with its lease, its last recorded run and its newest slots, runs and gaps alike. */
+export const jobView = (job: Job, lease: JobLease | undefined, now: number): JobView => ({
+  name: job.name,
+  cron: job.cron,
+  exclusive: job.exclusive,
+  timeoutMs: job.timeoutMs,
+  leaseMs: job.leaseMs,
+  nextSlot: job.schedule.nextAfter(now) ?? null,
+  lease: leaseView(lease, now),
+  lastRun: lastRunOf(lease),
+  slots: timeline(job, lease, now),
 })
 
 /** The request's waitUntil; a request without an execution context (app.request in tests) has none. */
@@ -30,18 +44,8 @@ export const jobRoutes = (jobs: readonly Job[]) =>
     .get(ADMIN_ROUTES.jobs.path, async (c) => {
       const now = Date.now()
       const leases = new Map((await listLeases(database(c.env.DB))).map((lease) => [lease.name, lease]))
-      return c.json({
-        now,
-        jobs: jobs.map((job) => ({
-          name: job.name,
-          cron: job.cron,
-          exclusive: job.exclusive,
-          timeoutMs: job.timeoutMs,
-          leaseMs: job.leaseMs,
-          nextSlot: job.schedule.nextAfter(now) ?? null,
-          lease: leaseView(leases.get(job.name), now),
-        })),
-      })
+      const answer: Answers["jobs"] = { now, jobs: jobs.map((job) => jobView(job, leases.get(job.name), now)) }
+      return c.json(answer)
     })
     .post(ADMIN_ROUTES.runJob.path, validate("param", jobParam), async (c) => {
       const { name } = c.req.valid("param")

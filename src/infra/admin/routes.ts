@@ -22,10 +22,16 @@ export interface AdminRoute {
 const PAGE = "page size, 1..500 (default 50)"
 
 export const ADMIN_ROUTES = {
+  health: {
+    method: "GET",
+    path: "/health",
+    summary:
+      "Whether the heartbeat fires, what the watchdog's last run found overdue, and how many schedules are retrying",
+  },
   jobs: {
     method: "GET",
     path: "/jobs",
-    summary: "Every declared job with its next slot and its lease",
+    summary: "Every declared job with its next slot, its lease, its last run and its newest slots (runs and gaps)",
   },
   runJob: {
     method: "POST",
@@ -50,6 +56,12 @@ export const ADMIN_ROUTES = {
     summary: "The streams in the directory, by name",
     query: { limit: PAGE, cursor: "the previous page's cursor: the last stream name it showed" },
     statuses: [400],
+  },
+  summary: {
+    method: "GET",
+    path: "/streams/:stream/summary",
+    summary: "A stream's schedules counted by state, how many retry, and the overdue one due longest ago",
+    statuses: [400, 404],
   },
   schedules: {
     method: "GET",

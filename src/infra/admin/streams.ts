@@ -52,6 +52,10 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
       const { limit = LIST_DEFAULT, cursor } = c.req.valid("query")
       return c.json(await streamsPage(c.env.DB, limit, cursor))
     })
+    .get(ADMIN_ROUTES.summary.path, validate("param", streamParam), listed, async (c) => {
+      const { stream } = c.req.valid("param")
+      return answer(c, await c.var.rpc.summary(stream), (summary) => summary)
+    })
     .get(
       ADMIN_ROUTES.schedules.path,
       validate("param", streamParam),

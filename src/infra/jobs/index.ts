@@ -28,5 +28,19 @@ export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"
 export { HEARTBEAT_CRON } from "./heartbeat.ts"
 export { claimSlot, forceRelease, type LeaseStatus, leaseStatus, listLeases, releaseSlot } from "./lease.ts"
+export { type Heartbeat, type HeartbeatStatus, heartbeat, MISSED_AFTER_MS } from "./liveness.ts"
+export {
+  lastRunOf,
+  RUN_ERROR_MAX,
+  RUN_HISTORY_LENGTH,
+  RUN_SUMMARY_MAX_BYTES,
+  type RunOutcome,
+  type RunRecord,
+  runsOf,
+  type SlotEntry,
+  type SlotStatus,
+  summaryOf,
+} from "./record.ts"
 export { DuplicateJobError } from "./registry.ts"
 export type { RunDeps, RunResult, RunStatus } from "./run.ts"
+export { TIMELINE_LENGTH, timeline } from "./timeline.ts"

@@ -2,6 +2,8 @@ import { and, eq, sql } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
 import { RUN_HISTORY_LENGTH, type RunEnding } from "./record.ts"
 
+export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
+
 export interface ClaimRequest {
   name: string
   slot: number
@@ -65,12 +67,6 @@ function recorded({ record, summary }: RunEnding) {
       WHERE key > json_array_length(${history}) - ${RUN_HISTORY_LENGTH})`,
   }
 }
-
-export type LeaseStatus = "free" | "held" | "expired"
-
-/** A lease as people see it: free (none), held (until a future time), expired (its holder is gone). */
-export const leaseStatus = (lease: Pick<JobLease, "leaseUntil"> | undefined, now: number): LeaseStatus =>
-  lease?.leaseUntil == null ? "free" : lease.leaseUntil > now ? "held" : "expired"
 
 /** Every lease row, by name. */
 export const listLeases = (db: Database): Promise<JobLease[]> => db.select().from(jobsLeases).orderBy(jobsLeases.name)

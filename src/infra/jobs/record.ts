@@ -1,4 +1,4 @@
-import type { JobLease } from "../db/index.ts"
+import type { JobLease } from "../db/schema.ts"
 
 /** A job's lease row keeps at least this many of its newest runs. */
 export const RUN_HISTORY_LENGTH = 20
@@ -18,6 +18,20 @@ export interface RunRecord {
   ms: number
   finishedAt: number
   error: string | null
+}
+
+/**
+ * What became of a slot: a recorded outcome; `running` (claimed, its lease still held); `unrecorded`
+ * (claimed, but its run ended without a record: the release failed or the Worker died); `missed`
+ * (the cron named it but no run claimed it: the heartbeat did not fire, the claim failed, or an
+ * earlier run still held the lease).
+ */
+export type SlotStatus = RunOutcome | "running" | "unrecorded" | "missed"
+
+export interface SlotEntry {
+  slot: number
+  status: SlotStatus
+  run: RunRecord | null
 }
 
 /** What the release writes besides ending the lease: the record, and the run's reported summary (JSON text). */

@@ -1,6 +1,7 @@
 import { CronSyntaxError, canonicalTimezone, isTimezone, parseCron } from "../cron.ts"
 import { type Duration, toMillis } from "../duration.ts"
 import { show } from "../show.ts"
+import { type ScheduleState, STATES } from "./states.ts"
 
 /**
  * Stream names and schedule ids: URL-safe, so they travel in admin paths unescaped; "." and ".."
@@ -24,8 +25,7 @@ export const DEFAULT_RETENTION_MS = 7 * 86_400_000
 export const MAX_RETENTION_MS = 366 * 86_400_000
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
-export type ScheduleState = "scheduled" | "completed" | "cancelled" | "failed"
-export const STATES: readonly ScheduleState[] = ["scheduled", "completed", "cancelled", "failed"]
+export { type ScheduleState, STATES } from "./states.ts"
 
 /** What a caller upserts: exactly one of at, after, every or cron. */
 export interface ScheduleDefinition {

@@ -21,8 +21,9 @@ import { ok, type Reply, refuse } from "./reply.ts"
 import { Retention } from "./retention.ts"
 import type { ScheduleRow } from "./row.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
+import { summarize } from "./summary.ts"
 import { BATCH_SIZE, Ticker, type TickReport } from "./tick.ts"
-import { type ScheduleView, viewOf } from "./view.ts"
+import { type ScheduleView, type StreamSummary, viewOf } from "./view.ts"
 
 /** How long one alarm goes on delivering a backlog before it hands over to the next alarm. */
 export const ALARM_WORK_MS = 5_000
@@ -188,6 +189,13 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     } catch (error) {
       return invalid(error)
     }
+  }
+
+  /** How many schedules in each state, how many retrying, and the overdue one due longest ago (see summary.ts). */
+  async summary(stream: string, clock: ClockOverride = {}): Promise<Reply<StreamSummary>> {
+    const problem = this.check(stream)
+    if (problem) return problem
+    return ok(summarize(this.store, stream, this.injected(clock.now) ?? Date.now()))
   }
 
   /**

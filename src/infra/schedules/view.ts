@@ -21,6 +21,21 @@ export interface ScheduleView {
   updatedAt: number
 }
 
+/** A stream at a glance: how many schedules in each state, how many retrying, and the one furthest behind. */
+export interface StreamSummary {
+  stream: string
+  now: number
+  counts: Record<ScheduleState, number>
+  /** Scheduled rows waiting for a retry after a failed attempt. */
+  retrying: number
+  /** True when the stream holds more than SUMMARY_ROWS_MAX schedules: the counts are of the first ones by id. */
+  partial: boolean
+  /** Scheduled rows due more than LATE_THRESHOLD_MS ago and not being delivered (at most SUMMARY_ROWS_MAX). */
+  overdue: number
+  /** The overdue schedule due longest ago, or null. */
+  oldestOverdue: { id: string; dueAt: number; lagMs: number } | null
+}
+
 export const viewOf = (stream: string, row: ScheduleRow): ScheduleView => ({
   stream,
   id: row.id,

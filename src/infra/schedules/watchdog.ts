@@ -5,6 +5,7 @@ import { Jobs } from "../jobs/index.ts"
 import { describeError } from "../log.ts"
 import { recordNextEligible, staleStreams } from "./directory.ts"
 import type { ScheduleStream } from "./stream.ts"
+import type { WatchSummary } from "./watch-summary.ts"
 
 /** At most this many streams are nudged per run: that many directory rows and RPCs a minute. */
 export const WATCHDOG_BATCH = 50
@@ -26,6 +27,8 @@ export interface WatchReport {
   nudged: number
   /** Streams whose nudge was refused, threw, got no answer in time or whose tick failed, with why. */
   failed: Array<{ stream: string; error: string }>
+  /** The stream whose recorded alarm is furthest past, and by how much, or null when none is stale. */
+  mostOverdue: WatchSummary["mostOverdue"]
 }
 
 type Nudgeable = Pick<ScheduleStream, "nudge">
@@ -37,7 +40,9 @@ type Nudgeable = Pick<ScheduleStream, "nudge">
  */
 export async function watch(env: SlotwiseEnv, now: number, signal?: AbortSignal): Promise<WatchReport> {
   const stale = await staleStreams(env.DB, now - STALE_AFTER_MS, WATCHDOG_BATCH)
-  const report: WatchReport = { stale: stale.length, nudged: 0, failed: [] }
+  const [first] = stale
+  const mostOverdue = first ? { stream: first.name, lagMs: now - first.nextEligibleAt } : null
+  const report: WatchReport = { stale: stale.length, nudged: 0, failed: [], mostOverdue }
   let next = 0
   const nudgeNext = async (): Promise<void> => {
     for (let entry = stale[next++]; entry !== undefined && !signal?.aborted; entry = stale[next++]) {
@@ -72,7 +77,9 @@ export const alarmWatchdog = Jobs.make({
   timeout: "50 seconds",
   run: async (slot, ctx) => {
     const report = await watch(slotwiseEnv(ctx.env), slot.getTime(), ctx.signal)
-    const { stale, nudged, failed } = report
+    const { stale, nudged, failed, mostOverdue } = report
+    const summary: WatchSummary = { overdue: stale, nudged, failed: failed.length, mostOverdue }
+    ctx.report({ ...summary })
     ctx.log[stale ? "warn" : "info"]("schedules.watchdog", { stale, nudged, failed: failed.length, failures: failed })
   },
 })

@@ -1,0 +1,32 @@
+import { Hono } from "hono"
+import { database } from "../db/index.ts"
+import { heartbeat, type Job, lastRunOf, listLeases, summaryOf } from "../jobs/index.ts"
+import { Schedules, type WatchSummary } from "../schedules/index.ts"
+import type { AdminEnv } from "./door.ts"
+import type { HealthView } from "./json.ts"
+import { countRetrying } from "./retrying.ts"
+import { ADMIN_ROUTES } from "./routes.ts"
+
+/** GET /health: the heartbeat (from the leases), the watchdog's last run (its record), and the retrying count. */
+export const healthRoutes = (jobs: readonly Job[]) =>
+  new Hono<AdminEnv>().get(ADMIN_ROUTES.health.path, async (c) => {
+    const now = Date.now()
+    const leases = await listLeases(database(c.env.DB))
+    const beat = heartbeat(jobs, leases, now)
+    const watchdogName = Schedules.watchdog.name
+    const watchdogLease = leases.find((lease) => lease.name === watchdogName)
+    const summary = summaryOf(watchdogLease) as WatchSummary | null
+    const view: HealthView = {
+      now,
+      ok: beat.status !== "late" && (summary?.overdue ?? 0) === 0,
+      heartbeat: { ...beat, ageMs: beat.lastFiredAt === null ? null : now - beat.lastFiredAt },
+      watchdog: {
+        job: watchdogName,
+        declared: jobs.some((job) => job.name === watchdogName),
+        lastRun: lastRunOf(watchdogLease),
+        summary,
+      },
+      retrying: await countRetrying(c.env, now),
+    }
+    return c.json(view)
+  })

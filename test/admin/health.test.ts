@@ -1,0 +1,140 @@
+import { env } from "cloudflare:workers"
+import { beforeEach, describe, expect, it } from "vitest"
+import type { HealthView } from "../../src/infra/admin/json.ts"
+import { HEALTH_STREAMS } from "../../src/infra/admin/retrying.ts"
+import { Jobs } from "../../src/infra/jobs/index.ts"
+import { alarmWatchdog } from "../../src/infra/schedules/watchdog.ts"
+import { adminFetch, json } from "../support/admin.ts"
+import { resetConsumers } from "../support/consumers.ts"
+import { captureLogs } from "../support/logs.ts"
+import { expectProblem, putSchedule } from "./state.ts"
+
+captureLogs()
+const MINUTE = 60_000
+const minute = (ms: number) => Math.floor(ms / MINUTE) * MINUTE
+
+const health = async (): Promise<HealthView> => {
+  const res = await adminFetch("/admin/health")
+  expect(res.status, await res.clone().text()).toBe(200)
+  return (await res.json()) as HealthView
+}
+
+const setLease = (name: string, lastSlot: number) =>
+  env.DB.prepare(
+    `INSERT INTO jobs_leases (name, last_slot) VALUES (?, ?)
+     ON CONFLICT (name) DO UPDATE SET last_slot = excluded.last_slot`,
+  )
+    .bind(name, lastSlot)
+    .run()
+
+beforeEach(async () => {
+  resetConsumers()
+  await env.DB.batch([env.DB.prepare("DELETE FROM jobs_leases"), env.DB.prepare("DELETE FROM schedule_streams")])
+})
+
+describe("GET /admin/health", () => {
+  it("is behind the door", async () => {
+    await expectProblem(await adminFetch("/admin/health", { token: null }), 401)
+  })
+
+  it("says unknown before any exclusive job has claimed a slot", async () => {
+    expect((await health()).heartbeat).toMatchObject({ status: "unknown", lastFiredAt: null, ageMs: null })
+  })
+
+  it("takes the heartbeat's last fire from the newest slot the leases record, alive within 2 minutes", async () => {
+    const now = Date.now()
+    await setLease("billing.close-expired-trials", minute(now) - 3 * 86_400_000)
+    await setLease(alarmWatchdog.name, minute(now) - MINUTE)
+    const view = await health()
+    expect(view.heartbeat).toMatchObject({ status: "alive", lastFiredAt: minute(now) - MINUTE, missedSlot: null })
+    expect(view.heartbeat.ageMs).toBeGreaterThanOrEqual(MINUTE)
+    expect(view.ok).toBe(true)
+  })
+
+  it("says late, and not ok, once the every-minute jobs' next slot after the last fire went unclaimed", async () => {
+    const lastFire = minute(Date.now()) - 5 * MINUTE
+    await setLease(alarmWatchdog.name, lastFire)
+    const view = await health()
+    expect(view.heartbeat).toMatchObject({ status: "late", lastFiredAt: lastFire, missedSlot: lastFire + MINUTE })
+    expect(view.heartbeat.ageMs).toBeGreaterThan(2 * MINUTE)
+    expect(view.ok).toBe(false)
+  })
+
+  it("reports what the watchdog's last run found: how many streams overdue, and the most overdue with its lag", async () => {
+    const slot = minute(Date.now())
+    const stale = [
+      ["health-lost-a", slot - 30 * MINUTE],
+      ["health-lost-b", slot - 10 * MINUTE],
+      ["health-fine", slot + MINUTE],
+    ] as const
+    await env.DB.batch(
+      stale.map(([name, at]) =>
+        env.DB.prepare("INSERT INTO schedule_streams (name, listed_at, next_eligible_at) VALUES (?, ?, ?)").bind(
+          name,
+          slot,
+          at,
+        ),
+      ),
+    )
+    expect((await health()).watchdog).toMatchObject({
+      job: alarmWatchdog.name,
+      declared: true,
+      lastRun: null,
+      summary: null,
+    })
+    expect((await Jobs.run(alarmWatchdog, new Date(slot), { env })).status).toBe("ran")
+    const view = await health()
+    expect(view.watchdog.summary).toEqual({
+      overdue: 2,
+      nudged: 2,
+      failed: 0,
+      mostOverdue: { stream: "health-lost-a", lagMs: 30 * MINUTE },
+    })
+    expect(view.watchdog.lastRun).toMatchObject({ slot, outcome: "ran" })
+    expect(view.heartbeat.status).toBe("alive")
+    expect(view.ok).toBe(false)
+  })
+
+  it("counts the schedules waiting for a retry in the streams that can hold one", async () => {
+    const empty = await health()
+    expect(empty.retrying).toEqual({ schedules: 0, streamsAsked: 0, unanswered: 0, complete: true })
+    const refusing = { consumer: "test.refusing", payload: { reason: "health test" }, at: Date.now() }
+    await putSchedule("health-retrying", "first", refusing)
+    await putSchedule("health-retrying", "second", refusing)
+    // Far off: its stream's recorded alarm is beyond any retry's wait, so health does not ask it.
+    await putSchedule("health-idle", "daily", { consumer: "test.scripted", every: "1 day" })
+    const deadline = Date.now() + 10_000
+    let view = await health()
+    while (view.retrying.schedules < 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      view = await health()
+    }
+    expect(view.retrying).toEqual({ schedules: 2, streamsAsked: 1, unanswered: 0, complete: true })
+    expect(HEALTH_STREAMS).toBeGreaterThan(1)
+  })
+})
+
+describe("GET /admin/streams/:stream/summary", () => {
+  it("counts a stream's schedules by state", async () => {
+    await putSchedule("summary-route", "daily", { consumer: "test.scripted", every: "1 day" })
+    await putSchedule("summary-route", "hourly", { consumer: "test.scripted", every: "1 hour" })
+    await putSchedule("summary-route", "stopped", { consumer: "test.scripted", every: "1 hour" })
+    expect((await adminFetch("/admin/streams/summary-route/schedules/stopped/cancel", { method: "POST" })).status).toBe(
+      200,
+    )
+    const summary = await json(await adminFetch("/admin/streams/summary-route/summary"))
+    expect(summary).toMatchObject({
+      stream: "summary-route",
+      counts: { scheduled: 2, completed: 0, cancelled: 1, failed: 0 },
+      retrying: 0,
+      partial: false,
+      overdue: 0,
+      oldestOverdue: null,
+    })
+  })
+
+  it("answers 404 naming the stream for a stream the directory does not list, without creating it", async () => {
+    await expectProblem(await adminFetch("/admin/streams/summary-ghost/summary"), 404, "stream")
+    await expectProblem(await adminFetch("/admin/streams/a%20b/summary"), 400, "stream")
+  })
+})

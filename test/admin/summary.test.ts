@@ -1,0 +1,67 @@
+import { beforeEach, describe, expect, it } from "vitest"
+import { SUMMARY_ROWS_MAX } from "../../src/infra/schedules/index.ts"
+import { resetConsumers, script } from "../support/consumers.ts"
+import { captureLogs } from "../support/logs.ts"
+import { openStream, SECOND, T0, value } from "../support/streams.ts"
+
+captureLogs()
+beforeEach(resetConsumers)
+
+describe("a stream's summary", () => {
+  it("counts schedules by state and retrying, and names the overdue one due longest ago with its lag", async () => {
+    const stream = openStream("summary")
+    const summaryAt = async (now: number) =>
+      value(await stream.inside((instance) => instance.summary(stream.name, { now })))
+    value(await stream.upsert({ id: "late", consumer: "test.scripted", at: T0 + 500 }))
+    value(await stream.upsert({ id: "later", consumer: "test.scripted", at: T0 + 2 * SECOND }))
+    value(await stream.upsert({ id: "tomorrow", consumer: "test.scripted", every: "1 day" }))
+    value(await stream.upsert({ id: "stopped", consumer: "test.scripted", every: "1 day" }))
+    value(await stream.cancel("stopped"))
+    value(await stream.upsert({ id: "flaky", consumer: "test.scripted", at: T0 }))
+    script.set("flaky", ["retry"])
+    await stream.tick(T0)
+
+    expect(await summaryAt(T0 + 500)).toEqual({
+      stream: stream.name,
+      now: T0 + 500,
+      counts: { scheduled: 4, completed: 0, cancelled: 1, failed: 0 },
+      retrying: 1,
+      partial: false,
+      overdue: 0,
+      oldestOverdue: null,
+    })
+    // Overdue once due more than a second ago without a delivery: "late" (T0 + 0.5 s), not yet "flaky"'s retry (T0 + 1 s).
+    expect(await summaryAt(T0 + 1_500)).toMatchObject({ overdue: 0, oldestOverdue: null })
+    expect(await summaryAt(T0 + 2 * SECOND)).toMatchObject({
+      overdue: 1,
+      oldestOverdue: { id: "late", dueAt: T0 + 500, lagMs: 1_500 },
+    })
+    expect(await summaryAt(T0 + 5 * SECOND)).toMatchObject({
+      overdue: 3,
+      oldestOverdue: { id: "late", dueAt: T0 + 500, lagMs: 4_500 },
+    })
+  })
+
+  it(`reads at most ${SUMMARY_ROWS_MAX} rows for its counts, and says so when a stream holds more`, async () => {
+    const stream = openStream("summary-big")
+    value(await stream.upsert({ id: "first", consumer: "test.scripted", every: "1 day" }))
+    await stream.inside((_, state) => {
+      state.storage.sql.exec(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT INTO schedules (id, consumer, kind, interval_ms, payload, state, occurrence, next_at, cadence_at,
+                                attempts, created_at, updated_at, finished_at)
+         SELECT printf('done-%05d', i), 'test.scripted', 'after', 1000, 'null', 'completed', 1, ?, ?, 0, ?, ?, ?
+         FROM n`,
+        SUMMARY_ROWS_MAX + 5,
+        T0,
+        T0,
+        T0,
+        T0,
+        T0,
+      )
+    })
+    const summary = value(await stream.inside((instance) => instance.summary(stream.name, { now: T0 })))
+    expect(summary.partial).toBe(true)
+    expect(summary.counts.completed + summary.counts.scheduled).toBe(SUMMARY_ROWS_MAX + 1)
+  })
+})
