@@ -3,9 +3,9 @@ import { describe, say, warn } from "./log.ts"
 
 const MINUTE_MS = 60_000
 /** The one Cron Trigger in wrangler.toml. */
-const CRON = "* * * * *"
+export const CRON = "* * * * *"
 /** Where Miniflare fires a scheduled event (wrangler still rewrites the legacy /cdn-cgi/handler/scheduled here). */
-const SCHEDULED_PATH = "/cdn-cgi/local/scheduled"
+export const SCHEDULED_PATH = "/cdn-cgi/local/scheduled"
 /** The answer waits for scheduled() to finish, and a job may run for up to 15 minutes. */
 const BEAT_TIMEOUT_MS = 16 * MINUTE_MS
 

@@ -1,70 +1,43 @@
-import { existsSync } from "node:fs"
 import { mkdir } from "node:fs/promises"
 import path from "node:path"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
 import { ROOT } from "../../scripts/dev/wrangler.ts"
 import { type AdminCall, adminClient } from "./admin.ts"
+import { byTestId, openBrowser, type Session } from "./chromium.ts"
 import { BULK_SIZE, BULK_STREAM, DEAD_URL, FAILING_STREAM, STREAM, seed } from "./seed.ts"
 import { type LocalWorker, startWorker } from "./worker.ts"
 
-/** Debian's Chromium (apt-get install chromium); never a browser downloaded by playwright. */
-const CHROMIUM = process.env.SLOTWISE_CHROMIUM ?? "/usr/bin/chromium"
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-]
 const SCREENSHOT = path.join(ROOT, "docs/dashboard.png")
-const UI_TIMEOUT_MS = 15_000
 
 let worker: LocalWorker | undefined
-let browser: Browser | undefined
+let session: Session | undefined
 let context: BrowserContext
 let page: Page
 let call: AdminCall
-const pageErrors: string[] = []
 
-const byTestId = (testid: string) => `[data-testid="${testid}"]`
 const jobRow = (name: string) => page.locator(`${byTestId("job-row")}[data-job="${name}"]`)
 const scheduleRow = (id: string) => page.locator(`${byTestId("schedule-row")}[data-id="${id}"]`)
 const status = () => page.locator(byTestId("status"))
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set SLOTWISE_CHROMIUM)`)
-  }
   worker = await startWorker()
   call = adminClient(worker)
   await seed(call).catch((error: Error) => {
     throw new Error(`${error.message}\n--- wrangler dev's latest output ---\n${worker?.log()}`)
   })
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 })
-  // A timezone other than UTC, so the page's two renderings of each time differ.
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "Europe/Berlin" })
-  context.setDefaultTimeout(UI_TIMEOUT_MS)
-  page = await context.newPage()
-  // A script error in the page fails the test that caused it.
-  page.on("pageerror", (error) => pageErrors.push(error.message))
-  // A CSP refusal is a console error; the 401 and 409 answers the tests provoke are expected.
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      pageErrors.push(message.text())
-    }
-  })
+  session = await openBrowser()
+  ;({ context, page } = session)
 }, 240_000)
 
 afterAll(async () => {
-  await browser?.close().catch(() => {})
+  await session?.browser.close().catch(() => {})
   await worker?.stop()
 }, 60_000)
 
 describe("the admin dashboard", () => {
   afterEach(() => {
-    expect(pageErrors.splice(0)).toEqual([])
+    expect(session?.errors()).toEqual([])
   })
 
   test.each(["/admin", "/admin/"])("serves %s as a shell with no token and no cookie", async (path) => {
@@ -142,21 +115,58 @@ describe("the admin dashboard", () => {
     expect(await page.locator(byTestId("events-name")).textContent()).toBe(`${STREAM} / daily-digest`)
   })
 
-  test("a dismissed confirm does nothing; a refused action shows its problem detail", async () => {
-    page.once("dialog", (dialog) => void dialog.dismiss())
+  test("a dismissed confirm changes nothing, on the page or in the stream", async () => {
+    const before = await call("GET", `/streams/${STREAM}/schedules/usage-report`)
+    let asked = ""
+    page.once("dialog", (dialog) => {
+      asked = dialog.message()
+      void dialog.dismiss()
+    })
     await scheduleRow("usage-report").locator(byTestId("schedule-cancel")).click()
+    expect(asked).toContain("Cancel schedule usage-report")
     expect(await scheduleRow("usage-report").locator(byTestId("schedule-state")).textContent()).toBe("scheduled")
+    const after = await call("GET", `/streams/${STREAM}/schedules/usage-report`)
+    expect(after).toEqual(before)
+  })
 
+  test("offers only the actions a schedule's state allows", async () => {
+    const offered = async (id: string) =>
+      (await scheduleRow(id).locator("button").allTextContents()).filter((label) => label !== "Events")
+    expect(await offered("usage-report")).toEqual(["Trigger", "Cancel"])
+    expect(await offered("daily-digest")).toEqual(["Resume", "Remove"])
+    expect(await offered("welcome-report")).toEqual(["Remove"])
+  })
+
+  test("a refused action (the row changed behind the page) shows its problem detail", async () => {
+    // Cancelled through the API: the page still shows it scheduled, with its Cancel button.
+    await call("POST", `/streams/${STREAM}/schedules/quarter-close/cancel`)
     page.once("dialog", (dialog) => void dialog.accept())
-    await scheduleRow("daily-digest").locator(byTestId("schedule-trigger")).click()
+    await scheduleRow("quarter-close").locator(byTestId("schedule-cancel")).click()
     await page.locator(`${byTestId("status")}[data-kind="error"]`, { hasText: "409" }).waitFor()
-    expect(await status().textContent()).toContain("cancelled")
+    expect(await status().textContent()).toContain("schedule is cancelled")
+    // The refresh after the refusal shows the row as it is, with what a cancelled schedule offers.
+    await scheduleRow("quarter-close").locator(byTestId("schedule-state"), { hasText: "cancelled" }).waitFor()
+    expect(await scheduleRow("quarter-close").locator(byTestId("schedule-resume")).count()).toBe(1)
+  })
+
+  test("says plainly that a stream named in the box does not exist", async () => {
+    await page.fill(byTestId("stream-input"), "no-such-stream")
+    await page.press(byTestId("stream-input"), "Enter")
+    const missing = page.locator(byTestId("stream-missing"))
+    await missing.waitFor()
+    expect(await missing.textContent()).toMatch(/^There is no stream "no-such-stream"\./)
+    expect(await page.locator(byTestId("schedule-row")).count()).toBe(0)
+    expect(await status().textContent()).not.toContain("404")
+    await page.locator(`${byTestId("stream-link")}[data-stream="${STREAM}"]`).click()
+    await scheduleRow("usage-report").waitFor()
+    expect(await missing.isHidden()).toBe(true)
   })
 
   test("filters by state", async () => {
     await page.selectOption(byTestId("state-filter"), "cancelled")
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="schedule-row"]').length === 1)
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="schedule-row"]').length === 2)
     expect(await scheduleRow("daily-digest").count()).toBe(1)
+    expect(await scheduleRow("quarter-close").count()).toBe(1)
     await page.selectOption(byTestId("state-filter"), "")
     await scheduleRow("usage-webhook").waitFor()
   })

@@ -6,6 +6,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { waitForHealth } from "../../scripts/dev/health.ts"
+import { CRON, SCHEDULED_PATH } from "../../scripts/dev/heartbeat.ts"
 import { ROOT } from "../../scripts/dev/wrangler.ts"
 
 const WRANGLER_BIN = path.join(ROOT, "node_modules/.bin/wrangler")
@@ -13,6 +14,9 @@ const MIGRATIONS_TIMEOUT_MS = 120_000
 const HEALTH_TIMEOUT_MS = 90_000
 const STOP_GRACE_MS = 10_000
 const KEPT_LOG_LINES = 200
+const D1_TIMEOUT_MS = 60_000
+/** The answer waits for scheduled(): every due job's run. */
+const BEAT_TIMEOUT_MS = 60_000
 
 /** A `wrangler dev` of the real Worker on a free port, with its own state directory and admin token. */
 export interface LocalWorker {
@@ -22,6 +26,10 @@ export interface LocalWorker {
   log: () => string
   /** Stops wrangler's whole process group and removes the state directory; safe to call twice. */
   stop: () => Promise<void>
+  /** Runs SQL on the Worker's local D1, through `wrangler d1 execute` on the same state directory. */
+  d1: (sql: string) => Promise<void>
+  /** Fires the heartbeat for the minute of `time`, as the Cron Trigger would (and npm start does); throws unless 2xx. */
+  beat: (time: number) => Promise<void>
 }
 
 /** A port nothing listens on right now (the OS picks it). */
@@ -138,7 +146,15 @@ export async function startWorker(token = randomBytes(24).toString("hex")): Prom
     if (!(await waitForHealth(origin, HEALTH_TIMEOUT_MS, gaveUp.signal))) {
       throw new Error(`${origin}/health did not answer {ok:true}:\n${lines.join("\n")}`)
     }
-    return { origin, token, log: () => lines.join("\n"), stop }
+    const d1 = (sql: string) =>
+      runToEnd(["d1", "execute", "DB", "--local", "--persist-to", persist, "--command", sql], env, D1_TIMEOUT_MS)
+    const beat = async (time: number) => {
+      const minute = Math.floor(time / 60_000) * 60_000
+      const url = `${origin}${SCHEDULED_PATH}?cron=${encodeURIComponent(CRON)}&time=${minute}`
+      const res = await fetch(url, { signal: AbortSignal.timeout(BEAT_TIMEOUT_MS) })
+      if (!res.ok) throw new Error(`the heartbeat for ${new Date(minute).toISOString()} answered ${res.status}`)
+    }
+    return { origin, token, log: () => lines.join("\n"), stop, d1, beat }
   } catch (error) {
     await stop()
     throw error

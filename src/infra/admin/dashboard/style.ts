@@ -15,13 +15,13 @@ header {
   padding: 10px 20px; background: var(--ink); color: #fff;
 }
 header h1 { margin: 0; font-size: 16px; font-weight: 600; white-space: nowrap; }
-[data-testid="status"] {
+#status {
   flex: 1; min-height: 22px; padding: 2px 10px; border-radius: 4px; overflow: hidden; text-overflow: ellipsis;
   white-space: nowrap;
 }
-[data-testid="status"][data-kind="ok"] { background: #e3f4e8; color: var(--ok); }
-[data-testid="status"][data-kind="error"] { background: #fde8e6; color: var(--bad); }
-[data-testid="status"][data-kind="busy"] { background: #eef2fb; color: var(--accent); }
+#status[data-kind="ok"] { background: #e3f4e8; color: var(--ok); }
+#status[data-kind="error"] { background: #fde8e6; color: var(--bad); }
+#status[data-kind="busy"] { background: #eef2fb; color: var(--accent); }
 main { padding: 14px 16px; display: grid; gap: 14px; }
 section { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; min-width: 0; }
 section h2 { margin: 0 0 8px; font-size: 14px; font-weight: 600; display: flex; gap: 10px; align-items: center; }
@@ -43,7 +43,7 @@ td time .local { display: block; color: var(--muted); }
 .name .id { font-weight: 600; max-width: 200px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .sub { color: var(--muted); font-size: 12px; }
 .nowrap { white-space: nowrap; }
-[data-testid="stream-open"] input { width: 100%; }
+#stream-open input { width: 100%; }
 .none { color: var(--muted); }
 .error {
   color: var(--bad); min-width: 130px; max-width: 240px; overflow-wrap: anywhere; font-size: 12px;
@@ -76,11 +76,25 @@ ul.streams button[aria-current="true"] { background: #eef2fb; color: var(--accen
 .badge.completed, .badge.free { background: #e3f4e8; color: var(--ok); }
 .badge.cancelled { background: #eceff3; color: var(--muted); }
 .badge.failed, .badge.expired { background: #fde8e6; color: var(--bad); }
-.badge.retrying { background: #fff1dc; color: var(--warn); }
+.badge.retrying, .badge.timed-out, .badge.unrecorded { background: #fff1dc; color: var(--warn); }
+.badge.ran, .badge.heartbeat-alive { background: #e3f4e8; color: var(--ok); }
+.badge.missed, .badge.late, .badge.heartbeat-late { background: #fde8e6; color: var(--bad); }
+.badge.running { background: #e4ecfb; color: var(--accent); }
+.badge.unknown, .badge.heartbeat-unknown { background: #eceff3; color: var(--muted); }
+.signals { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 14px; }
+.signals h3 { margin: 0 0 4px; font-size: 12px; color: var(--muted); font-weight: 600; }
+.signals .error { max-width: none; }
+#health[data-ok="false"] { border-color: var(--bad); box-shadow: inset 4px 0 0 var(--bad); }
+.summary { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center; margin: 0 0 8px; }
+.summary .error, .summary .sub { flex-basis: 100%; max-width: none; -webkit-line-clamp: unset; }
+.missing { margin: 4px 0; padding: 8px 10px; border-radius: 4px; background: #fde8e6; color: var(--bad); }
+.error.wide { max-width: 420px; }
+.toggle { display: flex; gap: 6px; align-items: center; font-size: 12px; white-space: nowrap; cursor: pointer; }
+.toggle[data-on="true"] { color: #9fe0b4; }
 dl.detail { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 14px; margin: 0 0 10px; }
 dl.detail dt { color: var(--muted); font-size: 12px; }
 dl.detail dd { margin: 0; }
 form.token { max-width: 420px; margin: 80px auto; display: grid; gap: 10px; }
 form.token p { margin: 0; color: var(--muted); }
-form.token [data-testid="token-message"] { color: var(--bad); }
+#token-message { color: var(--bad); }
 `

@@ -1,68 +1,50 @@
-/** Browser code: building DOM from data (text nodes and attribute values only) and formatting times. */
-export const DOM = String.raw`
-const TOKEN_KEY = "slotwise.admin.token"
-const PAGE_SIZE = 50
-const BASE = location.pathname.replace(/\/+$/, "")
-const $ = (testid) => document.querySelector('[data-testid="' + testid + '"]')
-const enc = encodeURIComponent
+/** Building DOM from data: strings become text nodes and attribute values are set, never parsed as HTML. */
 
-// DOM: strings become text nodes; attribute values are set, never parsed.
-function el(tag, attrs, ...children) {
+export type Child = Node | string | null | undefined | false | readonly Child[]
+export type Attributes = Readonly<Record<string, string | boolean | null | undefined>>
+
+/** An element of the page's static shell, by id; a missing one is a bug in the shell, so it throws. */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const found = document.getElementById(id)
+  if (!found) throw new Error(`the dashboard has no #${id}`)
+  return found as T
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag)
-  for (const [name, value] of Object.entries(attrs || {})) {
+  for (const [name, value] of Object.entries(attributes)) {
     if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value === true ? "" : value)
   }
-  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child)
+  append(node, children)
   return node
 }
-function button(label, testid, onClick, attrs) {
-  const node = el("button", Object.assign({ type: "button", "data-testid": testid }, attrs), label)
+
+/** Replaces an element's children; null, undefined and false children are left out. */
+export function fill(node: Node & ParentNode, ...children: Child[]): void {
+  node.replaceChildren()
+  append(node, children)
+}
+
+function append(node: Node & ParentNode, children: readonly Child[]): void {
+  for (const child of children) {
+    if (Array.isArray(child)) append(node, child)
+    else if (child !== null && child !== undefined && child !== false) node.append(child as Node | string)
+  }
+}
+
+export function button(label: string, onClick: () => void, attributes: Attributes = {}): HTMLButtonElement {
+  const node = el("button", { type: "button", ...attributes }, label)
   node.addEventListener("click", onClick)
   return node
 }
-const badge = (text, testid, kind) => el("span", { class: "badge " + (kind || text), "data-testid": testid }, text)
-const emptyRow = (columns, text) => el("tr", {}, el("td", { colspan: columns, class: "none" }, text))
 
-// Formatting: every time in UTC and in the viewer's local time.
-const pad = (n) => String(n).padStart(2, "0")
-const localDay = (d) => d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate())
-function when(ms) {
-  if (ms === null || ms === undefined) return el("span", { class: "none" }, "—")
-  const d = new Date(ms)
-  const iso = d.toISOString()
-  const local = (localDay(d) === iso.slice(0, 10) ? "" : localDay(d) + " ") + pad(d.getHours()) + ":" + pad(d.getMinutes())
-  const utc = iso.slice(0, 19).replace("T", " ") + " UTC"
-  // Tables show the local time on a line of its own (CSS hides the separator there).
-  return el(
-    "time",
-    { datetime: iso, title: relative(ms) },
-    el("span", {}, utc),
-    el("span", { class: "sep" }, " · "),
-    el("span", { class: "local" }, local + " local"),
-  )
-}
-function span(seconds) {
-  if (seconds < 90) return seconds + " s"
-  if (seconds < 5400) return Math.round(seconds / 60) + " min"
-  if (seconds < 129600) return Math.round(seconds / 3600) + " h"
-  return Math.round(seconds / 86400) + " d"
-}
-function relative(ms) {
-  const seconds = Math.round((ms - Date.now()) / 1000)
-  return seconds >= 0 ? "in " + span(seconds) : span(-seconds) + " ago"
-}
-function duration(ms) {
-  if (ms % 86400000 === 0) return ms / 86400000 + " d"
-  if (ms % 3600000 === 0) return ms / 3600000 + " h"
-  if (ms % 60000 === 0) return ms / 60000 + " min"
-  if (ms % 1000 === 0) return ms / 1000 + " s"
-  return ms + " ms"
-}
-function timing(t) {
-  if (t.kind === "at") return ["at ", when(t.atMs)]
-  if (t.kind === "after") return "after " + duration(t.afterMs)
-  if (t.kind === "every") return "every " + duration(t.everyMs)
-  if (t.kind === "cron") return [el("span", { class: "mono" }, t.cron), el("div", { class: "sub" }, t.timezone || "UTC")]
-  return JSON.stringify(t)
-}
-`
+/** A coloured label; its kind (a CSS class) defaults to its text: "scheduled", "failed", "held"... */
+export const badge = (text: string, attributes: Attributes = {}, kind = text) =>
+  el("span", { ...attributes, class: `badge ${kind}` }, text)
+
+export const emptyRow = (columns: number, text: string) =>
+  el("tr", {}, el("td", { colspan: String(columns), class: "none" }, text))

@@ -1,107 +1,66 @@
-/** Browser code: the status area, the API calls with the bearer token, confirmed actions, the token prompt. */
-export const SESSION = `
-// The status area: the outcome of the last action or the last error.
-function say(text, kind) {
-  const status = $("status")
-  status.textContent = text
-  status.dataset.kind = kind
-  status.title = text
+import { NeedToken, token } from "./api.ts"
+import { byId } from "./dom.ts"
+import { say } from "./status.ts"
+
+/** The token form: the app hides until a token is given. */
+export function askToken(message: string): void {
+  for (const id of ["app", "forget-token", "auto-refresh-label"]) byId(id).hidden = true
+  byId("token-form").hidden = false
+  byId("token-message").textContent = message
+  byId<HTMLInputElement>("token-input").focus()
 }
 
-class NeedToken extends Error {}
-class Problem extends Error {
-  constructor(status, body) {
-    super(status + " " + (body.title || "Error") + (body.detail ? ": " + body.detail : ""))
-    this.status = status
-  }
-}
-function fail(error) {
+/** What every view does with an error: a refused or missing token asks again, anything else lands in the status line. */
+export function fail(error: unknown): void {
   if (error instanceof NeedToken) askToken(error.message)
-  else say(error.message, "error")
+  else say(error instanceof Error ? error.message : String(error), "error")
 }
 
-async function api(method, path, body) {
-  const token = sessionStorage.getItem(TOKEN_KEY)
-  if (!token) throw new NeedToken("")
-  const headers = { authorization: "Bearer " + token }
-  if (body !== undefined) headers["content-type"] = "application/json"
-  const res = await fetch(BASE + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: "no-store",
-    credentials: "omit",
-  })
-  if (res.status === 401) {
-    sessionStorage.removeItem(TOKEN_KEY)
-    throw new NeedToken("The token was refused (401 Unauthorized): enter it again.")
-  }
-  const text = await res.text()
-  let data = {}
-  try {
-    data = text ? JSON.parse(text) : {}
-  } catch {
-    data = { title: res.statusText, detail: text.slice(0, 300) }
-  }
-  // A configured token no bearer header can carry: the token form shows why (the server's rule).
-  if (res.status === 503 && String(data.type).endsWith("/admin-token-unusable")) {
-    sessionStorage.removeItem(TOKEN_KEY)
-    throw new NeedToken(data.detail)
-  }
-  if (!res.ok) throw new Problem(res.status, data)
-  return data
-}
-
-// Every action is confirmed first; its outcome lands in the status area, then the views refresh.
-async function action(question, request, describe, refresh) {
+/**
+ * Every action is confirmed first (a dismissed confirmation changes nothing); its outcome lands in
+ * the status line, then `after` refreshes what it changed.
+ */
+export async function act<T>(
+  question: string,
+  request: () => Promise<T>,
+  describe: (answer: T) => string,
+  after: () => Promise<unknown>,
+): Promise<void> {
   if (!window.confirm(question)) return
   say("Working…", "busy")
   try {
     say(describe(await request()), "ok")
   } catch (error) {
-    if (error instanceof NeedToken) return askToken(error.message)
-    say(error.message, "error")
+    fail(error)
+    if (error instanceof NeedToken) return
   }
-  await refresh()
+  await after()
 }
 
-// The token: kept in this tab's sessionStorage only, sent as a bearer header, never a cookie.
-function askToken(message) {
-  $("app").hidden = true
-  $("forget-token").hidden = true
-  $("token-form").hidden = false
-  $("token-message").textContent = message || ""
-  $("token-input").focus()
-}
-function start() {
-  $("token-form").hidden = true
-  $("app").hidden = false
-  $("forget-token").hidden = false
-  say("", "info")
-  loadJobs()
-  loadStreams()
-  if (schedules.stream) loadSchedules()
-}
-$("token-form").addEventListener("submit", (event) => {
-  event.preventDefault()
-  const token = $("token-input").value.trim()
-  if (!token) return
-  sessionStorage.setItem(TOKEN_KEY, token)
-  $("token-input").value = ""
-  start()
-})
-$("forget-token").addEventListener("click", () => {
-  sessionStorage.removeItem(TOKEN_KEY)
-  // Nothing fetched with the token stays on the page.
-  for (const testid of ["jobs-body", "streams-list", "schedules-body", "schedule-detail", "events-body"]) {
-    $(testid).replaceChildren()
+/** Wires the token form and the forget button: `begin` shows the app, `clear` drops what was fetched with the token. */
+export function startSession(begin: () => void, clear: () => void): void {
+  const open = () => {
+    byId("token-form").hidden = true
+    for (const id of ["app", "forget-token", "auto-refresh-label"]) byId(id).hidden = false
+    say("", "info")
+    begin()
   }
-  Object.assign(streams, { cursors: [null], page: 0 })
-  Object.assign(schedules, { stream: null, cursors: [null], page: 0, selected: null, gen: schedules.gen + 1 })
-  $("stream-input").value = ""
-  $("schedules-panel").hidden = true
-  $("events-panel").hidden = true
-  say("", "info")
-  askToken("Token forgotten.")
-})
-`
+  byId("token-form").addEventListener("submit", (event) => {
+    event.preventDefault()
+    const input = byId<HTMLInputElement>("token-input")
+    const value = input.value.trim()
+    if (!value) return
+    token.set(value)
+    input.value = ""
+    open()
+  })
+  byId("forget-token").addEventListener("click", () => {
+    token.forget()
+    // Nothing fetched with the token stays on the page.
+    clear()
+    say("", "info")
+    askToken("Token forgotten.")
+  })
+  if (token.get()) open()
+  else askToken("")
+}

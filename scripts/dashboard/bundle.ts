@@ -1,0 +1,46 @@
+import { readFile, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { build } from "esbuild"
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url))
+/** The dashboard's browser code: TypeScript modules, type-checked with lib DOM (tsconfig.browser.json). */
+export const ENTRY = path.join(ROOT, "src/infra/admin/dashboard/browser/main.ts")
+/** The generated module the page imports, committed so that the Worker, the tests and the package all hold it. */
+export const GENERATED = path.join(ROOT, "src/infra/admin/dashboard/script.generated.ts")
+
+const HEADER = `// Generated from src/infra/admin/dashboard/browser/ by scripts/dashboard/bundle.ts (npm run build:dashboard): do not edit.`
+
+/** The browser code bundled and minified by esbuild, as the text of the generated module. */
+export async function bundleDashboard(): Promise<string> {
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    charset: "utf8",
+    legalComments: "none",
+    logLevel: "silent",
+  })
+  const code = (result.outputFiles[0]?.text ?? "").trim()
+  // The page inlines the script: this text inside a string would end the script element early.
+  if (/<\/script/i.test(code)) throw new Error("the dashboard bundle contains </script; split that string")
+  return `${HEADER}\n/** The dashboard's browser code, inlined in the page under its CSP nonce. */\nexport const SCRIPT = ${JSON.stringify(code)}\n`
+}
+
+/** Writes the generated module; answers whether it changed. */
+export async function writeDashboard(): Promise<boolean> {
+  const text = await bundleDashboard()
+  const current = await readFile(GENERATED, "utf8").catch(() => "")
+  if (current === text) return false
+  await writeFile(GENERATED, text)
+  return true
+}
+
+/** True when the committed module is what the browser code bundles to now. */
+export async function dashboardIsCurrent(): Promise<boolean> {
+  return (await readFile(GENERATED, "utf8").catch(() => "")) === (await bundleDashboard())
+}

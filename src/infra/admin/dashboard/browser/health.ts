@@ -1,0 +1,81 @@
+import type { HealthView } from "../../json.ts"
+import { api } from "./api.ts"
+import { badge, byId, el, fill } from "./dom.ts"
+import { elapsed, relative, span, when } from "./format.ts"
+import { fail } from "./session.ts"
+
+/** The top of the page: is the heartbeat alive, is a stream behind, is anything retrying. */
+export async function loadHealth(): Promise<void> {
+  try {
+    const view = await api("health", {})
+    fill(byId("health-heartbeat"), heartbeat(view))
+    fill(byId("health-watchdog"), watchdog(view))
+    fill(byId("health-retrying"), retrying(view))
+    byId("health").dataset.ok = String(view.ok)
+  } catch (error) {
+    fail(error)
+  }
+}
+
+export const clearHealth = () => {
+  for (const id of ["health-heartbeat", "health-watchdog", "health-retrying"]) byId(id).replaceChildren()
+}
+
+function heartbeat({ heartbeat: beat }: HealthView) {
+  const label = { alive: "alive", late: "late", unknown: "no record yet" }[beat.status]
+  const state = badge(label, { "data-testid": "heartbeat-status" }, `heartbeat-${beat.status}`)
+  if (beat.lastFiredAt === null) {
+    return [state, el("div", { class: "sub" }, "no exclusive job has claimed a slot yet")]
+  }
+  return [
+    state,
+    el("div", { "data-testid": "heartbeat-last" }, `last fired ${relative(beat.lastFiredAt)}`),
+    el("div", { class: "sub" }, when(beat.lastFiredAt)),
+    beat.missedSlot === null
+      ? null
+      : el("div", { class: "error" }, "missed the ", when(beat.missedSlot), " slot: is the Cron Trigger firing?"),
+  ]
+}
+
+function watchdog({ watchdog: dog }: HealthView) {
+  if (!dog.declared) {
+    return [
+      badge("not declared", {}, "unknown"),
+      el("div", { class: "sub" }, `add ${dog.job}: lost alarms go unhealed`),
+    ]
+  }
+  const summary = dog.summary
+  const run = dog.lastRun
+  if (!run) return [badge("no run yet", {}, "unknown")]
+  const ran = el("div", { class: "sub" }, `last run ${relative(run.finishedAt)}, ${elapsed(run.ms)}`)
+  if (run.outcome !== "ran" || !summary) {
+    return [badge(run.outcome, { "data-testid": "watchdog-status" }), ran, el("div", { class: "error" }, run.error)]
+  }
+  const most = summary.mostOverdue
+  return [
+    badge(`${summary.overdue} overdue`, { "data-testid": "watchdog-status" }, summary.overdue ? "late" : "free"),
+    most
+      ? el(
+          "div",
+          { "data-testid": "watchdog-most-overdue" },
+          "most behind: ",
+          el("span", { class: "mono" }, most.stream),
+          `, ${span(most.lagMs)}`,
+        )
+      : el("div", {}, "every stream's alarm is on time"),
+    ran,
+  ]
+}
+
+function retrying({ retrying: count }: HealthView) {
+  const text = `${count.schedules}${count.complete ? "" : "+"} retrying`
+  return [
+    badge(text, { "data-testid": "retrying-count" }, count.schedules ? "retrying" : "free"),
+    el(
+      "div",
+      { class: "sub" },
+      `in ${count.streamsAsked} stream${count.streamsAsked === 1 ? "" : "s"} due within a minute`,
+      count.unanswered ? `, ${count.unanswered} did not answer` : "",
+    ),
+  ]
+}

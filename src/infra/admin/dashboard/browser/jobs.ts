@@ -1,0 +1,126 @@
+import type { JobView, SlotEntry } from "../../json.ts"
+import { api } from "./api.ts"
+import { badge, button, byId, el, emptyRow } from "./dom.ts"
+import { duration, elapsed, when } from "./format.ts"
+import { act, fail } from "./session.ts"
+
+/** The jobs as last fetched, by name, and the one whose runs are open. */
+const shown = { jobs: new Map<string, JobView>(), open: null as string | null }
+
+export async function loadJobs(): Promise<void> {
+  try {
+    const { jobs } = await api("jobs", {})
+    shown.jobs = new Map(jobs.map((job) => [job.name, job]))
+    byId("jobs-body").replaceChildren(...jobs.map(jobRow))
+    if (jobs.length === 0) byId("jobs-body").append(emptyRow(8, "No jobs declared."))
+    renderRuns()
+  } catch (error) {
+    fail(error)
+  }
+}
+
+export function clearJobs(): void {
+  shown.jobs.clear()
+  shown.open = null
+  byId("jobs-body").replaceChildren()
+  byId("runs-body").replaceChildren()
+  byId("runs-panel").hidden = true
+}
+
+function jobRow(job: JobView): HTMLTableRowElement {
+  const { lease } = job
+  return el(
+    "tr",
+    { "data-testid": "job-row", "data-job": job.name, "aria-selected": String(job.name === shown.open) },
+    el("td", { class: "mono" }, job.name),
+    el("td", { class: "mono" }, job.cron),
+    el("td", {}, job.exclusive ? "yes" : "no", el("div", { class: "sub" }, duration(job.timeoutMs))),
+    el("td", {}, when(job.nextSlot)),
+    el(
+      "td",
+      {},
+      badge(lease.status, { "data-testid": "lease-status" }),
+      lease.holder ? el("div", { class: "sub mono" }, `holder ${lease.holder}`) : null,
+      lease.leaseUntil !== null ? el("div", { class: "sub" }, "until ", when(lease.leaseUntil)) : null,
+    ),
+    el("td", { "data-testid": "job-last-run" }, lastRun(job)),
+    el(
+      "td",
+      { class: "actions" },
+      job.exclusive ? button("Runs", () => openRuns(job.name), { "data-testid": "job-runs" }) : null,
+      button("Run now", () => runJob(job.name), { "data-testid": "job-run" }),
+      lease.status === "free"
+        ? null
+        : button("Release lease", () => releaseLease(job.name), { class: "danger", "data-testid": "job-release" }),
+    ),
+  )
+}
+
+function lastRun(job: JobView) {
+  if (!job.exclusive) return el("span", { class: "none" }, "not recorded (not exclusive)")
+  const run = job.lastRun
+  if (!run) return el("span", { class: "none" }, "no run recorded")
+  const missed = job.slots.filter((slot) => slot.status === "missed").length
+  return [
+    badge(run.outcome, { "data-testid": "job-outcome" }),
+    ` ${elapsed(run.ms)}`,
+    el("div", { class: "sub" }, when(run.finishedAt)),
+    run.error ? el("div", { class: "error", title: run.error }, run.error) : null,
+    missed ? el("div", { class: "sub" }, `${missed} missed of its last ${job.slots.length} slots`) : null,
+  ]
+}
+
+function openRuns(name: string): void {
+  shown.open = name
+  for (const row of byId("jobs-body").querySelectorAll("tr")) {
+    row.setAttribute("aria-selected", String(row.dataset.job === name))
+  }
+  renderRuns()
+}
+
+/** The open job's newest slots: each run's outcome, duration and error, and the slots no run took. */
+function renderRuns(): void {
+  const job = shown.open === null ? undefined : shown.jobs.get(shown.open)
+  byId("runs-panel").hidden = !job
+  if (!job) return
+  byId("runs-name").textContent = job.name
+  byId("runs-body").replaceChildren(...job.slots.map(slotRow))
+  if (job.slots.length === 0) byId("runs-body").append(emptyRow(6, "No run recorded yet."))
+}
+
+const slotRow = ({ slot, status, run }: SlotEntry) =>
+  el(
+    "tr",
+    { "data-testid": "run-row", "data-status": status },
+    el("td", {}, when(slot)),
+    el("td", {}, badge(status, { "data-testid": "run-status" })),
+    el("td", {}, run ? elapsed(run.ms) : ""),
+    el("td", {}, run ? when(run.finishedAt) : ""),
+    el("td", { class: "mono sub" }, run?.runId ?? ""),
+    el("td", { "data-testid": "run-error" }, run?.error ? el("div", { class: "error wide" }, run.error) : why(status)),
+  )
+
+function why(status: SlotEntry["status"]): string {
+  if (status === "missed") return "no run took this slot: the heartbeat did not fire, or a run still held the lease"
+  if (status === "running") return "running now"
+  if (status === "unrecorded") return "claimed, but its run ended without a record"
+  return ""
+}
+
+function runJob(name: string): void {
+  void act(
+    `Run ${name} now, for the current slot?`,
+    () => api("runJob", { name }),
+    (r) => `Ran ${r.job} for slot ${new Date(r.slot).toISOString()}: ${r.status} in ${r.ms} ms`,
+    loadJobs,
+  )
+}
+
+function releaseLease(name: string): void {
+  void act(
+    `Release the lease of ${name}? A run still going would then overlap with the next one.`,
+    () => api("releaseLease", { name }),
+    (r) => (r.released ? `Released the lease of ${name}` : `The lease of ${name} was already free`),
+    loadJobs,
+  )
+}
