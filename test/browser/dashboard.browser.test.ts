@@ -214,6 +214,8 @@ describe("the admin dashboard", () => {
   // Only registered on request (npm run screenshot), so a normal run reports no skipped test.
   if (process.env.SLOTWISE_SCREENSHOT === "1") {
     test("screenshots the dashboard into docs/", async () => {
+      // A heartbeat, so that the watchdog has a run to show.
+      await worker!.beat(Date.now())
       await page.fill(byTestId("token-input"), worker!.token)
       await page.click(byTestId("token-submit"))
       await page.locator(`${byTestId("stream-link")}[data-stream="${STREAM}"]`).click()

@@ -7,7 +7,7 @@ const root = path.resolve(import.meta.dirname, "../..")
 export default defineConfig({
   root,
   test: {
-    include: ["test/browser/**/*.browser.test.ts", "scripts/dev/**/*.test.ts"],
+    include: ["test/browser/**/*.browser.test.ts", "scripts/dev/**/*.test.ts", "scripts/dashboard/**/*.test.ts"],
     environment: "node",
     // One wrangler dev and one Chromium at a time.
     fileParallelism: false,

@@ -94,10 +94,14 @@ const slotRow = ({ slot, status, run }: SlotEntry) =>
     { "data-testid": "run-row", "data-status": status },
     el("td", {}, when(slot)),
     el("td", {}, badge(status, { "data-testid": "run-status" })),
-    el("td", {}, run ? elapsed(run.ms) : ""),
+    el("td", { class: "nowrap" }, run ? elapsed(run.ms) : ""),
     el("td", {}, run ? when(run.finishedAt) : ""),
     el("td", { class: "mono sub" }, run?.runId ?? ""),
-    el("td", { "data-testid": "run-error" }, run?.error ? el("div", { class: "error wide" }, run.error) : why(status)),
+    el(
+      "td",
+      { "data-testid": "run-error" },
+      run?.error ? el("div", { class: "error wide" }, run.error) : el("span", { class: "sub" }, why(status)),
+    ),
   )
 
 function why(status: SlotEntry["status"]): string {
