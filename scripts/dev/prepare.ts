@@ -1,6 +1,7 @@
+import { writeDashboard } from "../dashboard/bundle.ts"
 import { DEV_VARS, ensureDevVars } from "./dev-vars.ts"
 import { say } from "./log.ts"
-import { runWrangler } from "./wrangler.ts"
+import { applyLocalMigrations } from "./migrations.ts"
 
 export interface DevContext {
   port: number
@@ -14,12 +15,17 @@ export interface PrepareStep {
   run: (ctx: DevContext) => Promise<void>
 }
 
-const MIGRATIONS_TIMEOUT_MS = 120_000
-
 export const applyMigrations: PrepareStep = {
   name: "apply local D1 migrations",
-  // With stdin closed wrangler answers its "continue?" prompt with its fallback (yes); CI=true makes that explicit.
-  run: () => runWrangler(["d1", "migrations", "apply", "DB", "--local"], MIGRATIONS_TIMEOUT_MS, { CI: "true" }),
+  run: applyLocalMigrations,
+}
+
+/** The dashboard's browser code, bundled into the module the page imports, so an edit shows at the next start. */
+export const bundleDashboardStep: PrepareStep = {
+  name: "bundle the dashboard's browser code",
+  run: async () => {
+    if (await writeDashboard()) say("the dashboard's bundle changed: src/infra/admin/dashboard/script.generated.ts")
+  },
 }
 
 export const devVars: PrepareStep = {
@@ -35,7 +41,7 @@ export const devVars: PrepareStep = {
 }
 
 /** The hook point: steps run in this order before `wrangler dev` starts. */
-export const prepareSteps: PrepareStep[] = [devVars, applyMigrations]
+export const prepareSteps: PrepareStep[] = [devVars, bundleDashboardStep, applyMigrations]
 
 export async function prepare(steps: readonly PrepareStep[], ctx: DevContext): Promise<void> {
   for (const step of steps) {

@@ -2,11 +2,17 @@ export type LogLevel = "debug" | "info" | "warn" | "error"
 
 export type LogFields = Record<string, unknown>
 
+/** The console method of each level: Workers Logs and `wrangler dev` show a line at the level it was written at. */
+const WRITE: Readonly<Record<LogLevel, (line: string) => void>> = {
+  debug: (line) => console.debug(line),
+  info: (line) => console.log(line),
+  warn: (line) => console.warn(line),
+  error: (line) => console.error(line),
+}
+
 /** Writes one structured JSON line; Workers Logs and `wrangler tail` index its fields. */
 export function logLine(level: LogLevel, message: string, fields: LogFields = {}): void {
-  const line = JSON.stringify({ level, message, ...fields }, errorReplacer)
-  if (level === "error" || level === "warn") console.error(line)
-  else console.log(line)
+  WRITE[level](JSON.stringify({ level, message, ...fields }, errorReplacer))
 }
 
 export interface Logger {

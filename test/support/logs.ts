@@ -1,6 +1,6 @@
 import { afterEach, vi } from "vitest"
 
-/** Captures the structured JSON lines written through console.log/console.error. */
+/** Captures the structured JSON lines written through console.debug/log/warn/error. */
 export function captureLogs() {
   const lines: Array<Record<string, unknown>> = []
   const record = (...args: unknown[]) => {
@@ -12,10 +12,9 @@ export function captureLogs() {
       // not one of ours
     }
   }
-  const spies = [
-    vi.spyOn(console, "log").mockImplementation(record),
-    vi.spyOn(console, "error").mockImplementation(record),
-  ]
+  const spies = (["debug", "log", "warn", "error"] as const).map((method) =>
+    vi.spyOn(console, method).mockImplementation(record),
+  )
   afterEach(() => {
     lines.length = 0
   })
