@@ -15,8 +15,11 @@ export {
   type JobDefinition,
   JobDefinitionError,
   Jobs,
+  type RunOutcome,
+  type RunRecord,
   type RunResult,
   type RunStatus,
+  type SlotEntry,
 } from "./jobs/index.ts"
 export { describeError, type Logger, logLine } from "./log.ts"
 export * as Retry from "./retry.ts"

@@ -44,3 +44,5 @@ export function admin({ jobs, consumers }: AdminOptions) {
 
 export { problem, validate } from "../http/index.ts"
 export { type AdminEnv, adminDoor, adminToken } from "./door.ts"
+export type { Answers, HealthView, JobView, LeaseView } from "./json.ts"
+export { ADMIN_ROUTES, type AdminRoute, adminPath, type RouteName } from "./routes.ts"

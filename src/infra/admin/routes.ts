@@ -21,6 +21,15 @@ export interface AdminRoute {
 
 const PAGE = "page size, 1..500 (default 50)"
 
+/**
+ * Every admin route by name: its method, path, summary, query parameters and other statuses.
+ *
+ * @example
+ * ```ts
+ * const { method } = ADMIN_ROUTES.cancel // "POST"
+ * await fetch(`/admin${adminPath("cancel", { stream: "tenant-42", id: "trial-ending" })}`, { method, headers })
+ * ```
+ */
 export const ADMIN_ROUTES = {
   health: {
     method: "GET",

@@ -107,7 +107,7 @@ const slotRow = ({ slot, status, run }: SlotEntry) =>
 function why(status: SlotEntry["status"]): string {
   if (status === "missed") return "no run took this slot: the heartbeat did not fire, or a run still held the lease"
   if (status === "running") return "running now"
-  if (status === "unrecorded") return "claimed, but its run ended without a record"
+  if (status === "unrecorded") return "claimed, but no run was recorded: its release failed, or the run never finished"
   return ""
 }
 
