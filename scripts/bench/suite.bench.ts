@@ -5,6 +5,7 @@ import { note, progress, SYSTEMS, type SystemName } from "./result.ts"
 import { burst } from "./workloads/burst.ts"
 import { pick } from "./workloads/common.ts"
 import { cost } from "./workloads/cost.ts"
+import { limit } from "./workloads/limit.ts"
 import { retry } from "./workloads/retry.ts"
 import { scale } from "./workloads/scale.ts"
 import { soak } from "./workloads/soak.ts"
@@ -59,4 +60,8 @@ it("scale", async () => {
 
 it("soak", async () => {
   await soak(pick(smoke, { smoke: 5_000, full: 100_000 }), pick(smoke, { smoke: 3, full: 5 }))
+})
+
+it("limit", async () => {
+  await limit(pick(smoke, { smoke: 320, full: 4_000 }), pick(smoke, { smoke: 1, full: 5 }))
 })
