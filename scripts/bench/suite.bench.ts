@@ -10,6 +10,7 @@ import { retry } from "./workloads/retry.ts"
 import { scale } from "./workloads/scale.ts"
 import { soak } from "./workloads/soak.ts"
 import { steady } from "./workloads/steady.ts"
+import { manyStreams } from "./workloads/streams.ts"
 
 /**
  * slotwise's ScheduleStream and an Agents SDK Agent through the same workloads, one system at a
@@ -43,6 +44,11 @@ for (const n of pick(smoke, { smoke: [100], full: [1_000, 10_000] })) {
     await burst(n, order(`burst ${n.toLocaleString("en-US")}`), clocks)
   })
 }
+
+it("many streams", async () => {
+  const counts = pick(smoke, { smoke: [10], full: [10, 100] })
+  await manyStreams(counts, pick(smoke, { smoke: 50, full: 1_000 }), order("many streams"), clocks)
+})
 
 it("steady", async () => {
   const count = pick(smoke, { smoke: 100, full: 1_000 })
