@@ -9,6 +9,8 @@ export { isTimezone } from "./cron.ts"
 export type { Duration } from "./duration.ts"
 export type { SlotwiseEnv } from "./env.ts"
 export {
+  type ClaimRequest,
+  claimStatement,
   DuplicateJobError,
   HEARTBEAT_CRON,
   type Job,
