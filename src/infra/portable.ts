@@ -44,4 +44,5 @@ export {
   type StreamClient,
   type StreamClientOptions,
   StreamUnavailableError,
+  streamsRequired,
 } from "./schedules/index.ts"

@@ -1,6 +1,6 @@
 import { Hono } from "hono"
 import type { Job } from "../jobs/index.ts"
-import { type Consumer, consumerRegistry } from "../schedules/index.ts"
+import { type Consumer, consumerRegistry, streamsRequired } from "../schedules/index.ts"
 import { dashboard } from "./dashboard/index.ts"
 import { type AdminEnv, adminOn, door } from "./door.ts"
 import { jobRoutes } from "./jobs.ts"
@@ -34,6 +34,8 @@ export function admin({ jobs, consumers }: AdminOptions) {
     .use(door)
     .route("/", jobRoutes(jobs))
     .route("/", leaseRoutes(jobs))
+    // Stream routes need a Durable Object per stream: 501 where there are none (a Node container).
+    .use("/streams/*", streamsRequired)
     .route("/streams", streamRoutes(known))
   api.get("/openapi.json", openapi(api as never))
   return api
