@@ -6,6 +6,8 @@
  */
 import { Schedules as PortableSchedules } from "./schedules/index.ts"
 import { durableObject } from "./schedules/stream.ts"
+import { useTracer } from "./tracing/index.ts"
+import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
 export { ScheduleStream } from "./schedules/stream.ts"
@@ -30,3 +32,5 @@ export { ScheduleStream } from "./schedules/stream.ts"
  */
 export const Schedules = { ...PortableSchedules, durableObject }
 
+// On a Worker, job runs and deliveries are spans of the invocation's trace (wrangler.toml enables traces).
+useTracer(workersTracer())

@@ -46,3 +46,4 @@ export {
   StreamUnavailableError,
   streamsRequired,
 } from "./schedules/index.ts"
+export { type SpanLike, type Tracer, useTracer } from "./tracing/index.ts"

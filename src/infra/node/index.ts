@@ -1,11 +1,13 @@
 /**
  * `slotwise/node`: the container profile. A Node server process serves the same app and fires the
  * same jobs as the Worker, on SQLite through libSQL; several replicas may share the database.
+ * Importing it makes OpenTelemetry (`@opentelemetry/api`) the tracer of job runs.
  */
+import { useTracer } from "../tracing/index.ts"
 import { SHUTDOWN_DEADLINE_MS, startContainer } from "./container.ts"
+import { openTelemetryTracer } from "./tracer.ts"
 
-export type { ContainerOptions, Container as RunningContainer } from "./container.ts"
-export { SHUTDOWN_DEADLINE_MS }
+export type { Container as RunningContainer, ContainerOptions } from "./container.ts"
 export { d1OverLibsql } from "./d1.ts"
 export { BUSY_TIMEOUT_MS, DatabaseUrlError, DEFAULT_DATABASE_URL, openDatabase } from "./database.ts"
 export { applyMigrations, MigrationsError } from "./migrations.ts"
@@ -13,6 +15,7 @@ export { type MinuteTimer, startMinuteTimer } from "./minute-timer.ts"
 export { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.ts"
 export type { FetchApp } from "./server.ts"
 export { type ContainerSettings, containerSettings, SettingsError } from "./settings.ts"
+export { openTelemetryTracer, SHUTDOWN_DEADLINE_MS }
 
 /**
  * The container profile's entry: `Container.start` opens the database, applies the migrations,
@@ -26,3 +29,5 @@ export { type ContainerSettings, containerSettings, SettingsError } from "./sett
  */
 export const Container = { start: startContainer }
 
+// Spans of job runs go to whatever OpenTelemetry SDK the application registers (none: no-op).
+useTracer(openTelemetryTracer())
