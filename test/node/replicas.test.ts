@@ -14,7 +14,7 @@ const FIRST = Date.UTC(2026, 10, 30, 2, 50)
 const SLOTS = Array.from({ length: 25 }, (_, i) => FIRST + i * MINUTE)
 const TOKEN = "replica-test-token"
 
-/** Every exclusive slot two replicas ran, as `job@slot`, from their own kv table. */
+/** The slots the recorder job ran, by the replica that ran them. */
 const ranBy: Record<string, string[]> = {}
 
 /** An exclusive job that records which replica ran which slot (its env says which). */
@@ -33,6 +33,8 @@ describe("two container replicas on one SQLite file", () => {
   let url: string
   const clients: Client[] = []
   const replicas: Runtime[] = []
+  /** Each replica's injected clock. */
+  const clocks: number[] = []
 
   beforeAll(async () => {
     const first = await migratedDatabase()
@@ -42,14 +44,9 @@ describe("two container replicas on one SQLite file", () => {
     for (const [i, client] of clients.entries()) {
       const name = `replica-${i}`
       ranBy[name] = []
-      let clock = FIRST
-      const runtime = createRuntime({
-        jobs: Jobs.registry([...jobs, recorder]),
-        client,
-        vars: { ADMIN_TOKEN: TOKEN, REPLICA: name },
-        now: () => clock,
-      })
-      replicas.push(Object.assign(runtime, { setClock: (time: number) => (clock = time) }))
+      clocks[i] = FIRST
+      const vars = { ADMIN_TOKEN: TOKEN, REPLICA: name }
+      replicas.push(createRuntime({ jobs: Jobs.registry([...jobs, recorder]), client, vars, now: () => clocks[i]! }))
     }
   })
   afterAll(() => {
@@ -66,9 +63,8 @@ describe("two container replicas on one SQLite file", () => {
 
     const outcomes: Array<{ slot: number; job: string; status: string }> = []
     for (const slot of SLOTS) {
-      for (const [i, replica] of replicas.entries()) {
-        ;(replica as Runtime & { setClock(time: number): void }).setClock(slot + 1_000 + i * 700)
-      }
+      // Each replica's clock a little past the slot, as two hosts' timers would be.
+      for (const i of replicas.keys()) clocks[i] = slot + 1_000 + i * 700
       const beats = await Promise.all(replicas.map((replica) => replica.beat(slot)))
       for (const beat of beats) for (const { job, status } of beat) outcomes.push({ slot, job, status })
     }

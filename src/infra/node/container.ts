@@ -1,5 +1,5 @@
 import type { Job } from "../jobs/index.ts"
-import { logLine } from "../log.ts"
+import { describeError, logLine } from "../log.ts"
 import { openDatabase } from "./database.ts"
 import { applyMigrations } from "./migrations.ts"
 import { startMinuteTimer } from "./minute-timer.ts"
@@ -72,7 +72,15 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   }
   if (options.handleSignals ?? true) {
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
-      process.once(signal, () => void stop().then(() => process.exit(0)))
+      process.once(signal, () => {
+        stop().then(
+          () => process.exit(0),
+          (error) => {
+            logLine("error", "container.stop failed", { error: describeError(error) })
+            process.exit(1)
+          },
+        )
+      })
     }
   }
   return { url: server.url, runtime, stop }

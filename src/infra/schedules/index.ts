@@ -54,7 +54,7 @@ export type { ScheduleEvent } from "./events.ts"
 export { EVENT_LOG_LIMIT, LATE_THRESHOLD_MS } from "./events.ts"
 export type { StreamHooks } from "./hooks.ts"
 export type { Reply, ReplyError } from "./reply.ts"
-export { hasStreams, streamsRequired } from "./required.ts"
+export { streamsRequired } from "./required.ts"
 // Types only: the class extends cloudflare:workers' DurableObject, which only the Worker entry loads.
 export type { ScheduleStream, StreamOptions } from "./stream.ts"
 export { BATCH_SIZE, type TickReport } from "./tick.ts"
