@@ -22,9 +22,10 @@ module.exports = {
     {
       name: "app-through-entry-points",
       severity: "error",
-      comment: "The example app imports slotwise as a user would: src/infra/index.ts or src/infra/admin/index.ts.",
+      comment:
+        "The example app imports slotwise as a user would: its entry points src/infra/index.ts (Workers), portable.ts, admin/index.ts or node/index.ts.",
       from: { path: "^src/", pathNot: "^src/infra/" },
-      to: { path: "^src/infra/", pathNot: "^src/infra/(index\\.ts|admin/index\\.ts)$" },
+      to: { path: "^src/infra/", pathNot: "^src/infra/(index\\.ts|portable\\.ts|admin/index\\.ts|node/index\\.ts)$" },
     },
     {
       name: "src-never-imports-tests-or-scripts",

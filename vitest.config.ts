@@ -34,8 +34,9 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["test/**/*.test.ts"],
-      // The browser test drives wrangler dev and Chromium from Node: its own config (test/browser/vitest.config.ts).
-      exclude: [...configDefaults.exclude, "test/browser/**", "test/adopter/**"],
+      // The browser test drives wrangler dev and Chromium from Node: its own config (test/browser/vitest.config.ts);
+      // so does the container profile's suite (test/node/vitest.config.ts).
+      exclude: [...configDefaults.exclude, "test/browser/**", "test/adopter/**", "test/node/**"],
       setupFiles: ["./test/support/apply-migrations.ts"],
       testTimeout: 30_000,
     },

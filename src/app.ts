@@ -1,7 +1,7 @@
 import { Hono } from "hono"
 import { HTTPException } from "hono/http-exception"
 import { type AdminOptions, admin, adminDoor, problem } from "./infra/admin/index.ts"
-import { describeError, logLine, ScheduleDefinitionError } from "./infra/index.ts"
+import { describeError, logLine, ScheduleDefinitionError, streamsRequired } from "./infra/portable.ts"
 import { billingRoutes } from "./slices/billing/index.ts"
 
 /** The Worker's routes: health, the billing slice (behind the admin door) and admin, over the jobs and consumers given. */
@@ -10,6 +10,9 @@ export function createApp({ jobs, consumers }: AdminOptions) {
     .get("/health", (c) => c.json({ ok: true }))
     // The example slice creates streams and outgoing POSTs: the admin token guards it too.
     .use("/billing/*", adminDoor)
+    // The slice's routes that write a schedule stream: 501 before anything is written where there are none (Node).
+    .on("POST", ["/billing/trials", "/billing/usage"], streamsRequired)
+    .put("/billing/usage/:account/webhook", streamsRequired)
     .route("/billing", billingRoutes)
     .get("/admin/", (c) => c.redirect("/admin", 308))
     .route("/admin", admin({ jobs, consumers }))

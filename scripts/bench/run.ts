@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { createInterface } from "node:readline"
+import { BUDGETS, overBudget } from "./budgets.ts"
 import { type Figure, type Note, PROGRESS, RESULT, type Result } from "./result.ts"
 import { ratio, table } from "./table.ts"
 
@@ -87,10 +88,15 @@ if (figures.length > 0) {
 console.log(
   `\n[bench] ${(wallMs / 1000).toFixed(1)} s on ${report.machine.cpus} cpus; results/bench.json, results/bench.log`,
 )
+const over = code === 0 ? overBudget(figures) : []
+if (code === 0) {
+  console.log(over.length === 0 ? `[bench] every count within its budget (${BUDGETS.length} budgets)` : "")
+  for (const line of over) console.error(`[bench] OVER BUDGET: ${line}`)
+}
 if (code !== 0) {
   // vitest's own report of the failure, or the end of its output.
   const failed = log.findIndex((line) => /Failed Tests|Unhandled Error/.test(line))
   console.error(log.slice(failed >= 0 ? failed : -60).join("\n"))
   console.error(`[bench] FAILED: vitest exited with ${code}; the figures above (if any) are partial`)
 }
-process.exit(code)
+process.exit(code !== 0 ? code : over.length > 0 ? 1 : 0)

@@ -5,10 +5,12 @@ import { note, progress, SYSTEMS, type SystemName } from "./result.ts"
 import { burst } from "./workloads/burst.ts"
 import { pick } from "./workloads/common.ts"
 import { cost } from "./workloads/cost.ts"
+import { limit } from "./workloads/limit.ts"
 import { retry } from "./workloads/retry.ts"
 import { scale } from "./workloads/scale.ts"
 import { soak } from "./workloads/soak.ts"
 import { steady } from "./workloads/steady.ts"
+import { manyStreams } from "./workloads/streams.ts"
 
 /**
  * slotwise's ScheduleStream and an Agents SDK Agent through the same workloads, one system at a
@@ -43,6 +45,11 @@ for (const n of pick(smoke, { smoke: [100], full: [1_000, 10_000] })) {
   })
 }
 
+it("many streams", async () => {
+  const counts = pick(smoke, { smoke: [10], full: [10, 100] })
+  await manyStreams(counts, pick(smoke, { smoke: 50, full: 1_000 }), order("many streams"), clocks)
+})
+
 it("steady", async () => {
   const count = pick(smoke, { smoke: 100, full: 1_000 })
   await steady(count, pick(smoke, { smoke: 3, full: 20 }), order(`steady ${count.toLocaleString("en-US")} x 1 s`))
@@ -59,4 +66,8 @@ it("scale", async () => {
 
 it("soak", async () => {
   await soak(pick(smoke, { smoke: 5_000, full: 100_000 }), pick(smoke, { smoke: 3, full: 5 }))
+})
+
+it("limit", async () => {
+  await limit(pick(smoke, { smoke: 320, full: 4_000 }), pick(smoke, { smoke: 1, full: 5 }))
 })

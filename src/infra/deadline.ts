@@ -5,7 +5,7 @@ export const TIMED_OUT: unique symbol = Symbol("timed out")
  * itself goes on (a promise cannot be stopped): give it a signal if it should stop too.
  */
 export async function within<T>(work: Promise<T>, ms: number, onTimeout?: () => void): Promise<T | typeof TIMED_OUT> {
-  let timer: number | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => {
       onTimeout?.()

@@ -1,48 +1,36 @@
 /**
  * slotwise, the engine a Worker installs: recurring jobs claimed once per slot through one D1
  * upsert (`Jobs`), and durable per-stream schedules on Durable Objects (`Schedules`). The admin
- * app is `slotwise/admin`; the D1 migrations ship in `slotwise/migrations/`.
+ * app is `slotwise/admin`; the D1 migrations ship in `slotwise/migrations/`. Everything here but
+ * `Schedules.durableObject` and `ScheduleStream` also runs in a Node container (`slotwise/portable`).
  */
-export { durableDelay, recoveryDelay } from "./backoff.ts"
-export { isTimezone } from "./cron.ts"
-export type { Duration } from "./duration.ts"
-export type { SlotwiseEnv } from "./env.ts"
-export {
-  DuplicateJobError,
-  HEARTBEAT_CRON,
-  type Job,
-  type JobContext,
-  type JobDefinition,
-  JobDefinitionError,
-  Jobs,
-  type RunOutcome,
-  type RunRecord,
-  type RunResult,
-  type RunStatus,
-  type SlotEntry,
-} from "./jobs/index.ts"
-export { describeError, type Logger, logLine } from "./log.ts"
-export * as Retry from "./retry.ts"
-export {
-  type Consumer,
-  type ConsumerDefinition,
-  ConsumerDefinitionError,
-  type Delivery,
-  type DeliveryContext,
-  type Json,
-  NAME,
-  NAME_RULE,
-  type Outcome,
-  type ScheduleDefinition,
-  ScheduleDefinitionError,
-  type ScheduleEvent,
-  ScheduleNotFoundError,
-  type ScheduleState,
-  ScheduleStateError,
-  ScheduleStream,
-  Schedules,
-  type ScheduleView,
-  type StreamClient,
-  type StreamClientOptions,
-  StreamUnavailableError,
-} from "./schedules/index.ts"
+import { Schedules as PortableSchedules } from "./schedules/index.ts"
+import { durableObject } from "./schedules/stream.ts"
+import { useTracer } from "./tracing/index.ts"
+import { workersTracer } from "./tracing/workers.ts"
+
+export * from "./portable.ts"
+export { ScheduleStream } from "./schedules/stream.ts"
+
+/**
+ * Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the Durable Object
+ * class built from the consumers, the outcomes a consumer answers, and the watchdog job that
+ * heals a lost alarm.
+ *
+ * @example
+ * ```ts
+ * export const reminder = Schedules.consumer({
+ *   name: "billing.trial-reminder",
+ *   deliver: async (delivery, { env }) => { await remind(env, delivery.payload) },
+ * })
+ * export class ScheduleStream extends Schedules.durableObject({ consumers: [reminder] }) {}
+ *
+ * await Schedules.stream(env.SCHEDULES, "tenant-42").upsert({
+ *   id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *", timezone: "Europe/Berlin",
+ * })
+ * ```
+ */
+export const Schedules = { ...PortableSchedules, durableObject }
+
+// On a Worker, job runs and deliveries are spans of the invocation's trace (wrangler.toml enables traces).
+useTracer(workersTracer())

@@ -93,14 +93,18 @@ describe("a tick", () => {
     const stream = openStream("tick")
     value(await stream.upsert({ id: "a", consumer: "test.scripted", at: T0 }))
     value(await stream.upsert({ id: "b", consumer: "test.scripted", at: T0 + 1 }))
-    await stream.inside((instance) => {
-      const store = internals(instance).store
-      const update = store.update.bind(store)
-      let calls = 0
-      store.update = (before, after) => {
-        if (++calls === 2) throw new Error("SQLITE_FULL: simulated")
-        update(before, after)
-      }
+    // The claims' write fails inside their transaction, after the rows were selected.
+    await stream.inside((_, state) => {
+      const sql = state.storage.sql as unknown as { exec: SqlStorage["exec"] }
+      const exec = sql.exec.bind(sql)
+      let failed = false
+      sql.exec = ((query: string, ...bindings: SqlStorageValue[]) => {
+        if (!failed && query.startsWith("UPDATE schedules")) {
+          failed = true
+          throw new Error("SQLITE_FULL: simulated")
+        }
+        return exec(query, ...bindings)
+      }) as SqlStorage["exec"]
     })
     const report = await stream.tick(T0 + SECOND)
     expect(report).toMatchObject({ claimed: 0, delivered: 0, error: "Error: SQLITE_FULL: simulated" })
@@ -148,8 +152,10 @@ describe("the alarm", () => {
         return report
       }
     })
-    await until(() => seen.length === 100, "the alarm to deliver the backlog", 20_000)
+    const claimed = () => counted.claimed.reduce((sum, n) => sum + n, 0)
+    await until(() => claimed() === 100, "the alarm's ticks to claim and settle the backlog", 20_000)
     expect(counted).toEqual({ alarms: 1, claimed: [32, 32, 32, 4] })
+    expect(seen).toHaveLength(100)
     expect(new Set(seen.map((s) => s.delivery.scheduleId)).size).toBe(100)
     await pause()
     const first = await storedRow(stream, "b0")

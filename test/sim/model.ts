@@ -55,6 +55,9 @@ export interface Counters {
   retimedInFlight: number
   swept: number
   removed: number
+  /** Settlement groups, and the answers settled in groups of two or more. */
+  groups: number
+  grouped: number
 }
 
 /** What the oracle believes about a run, beyond what storage says. */
@@ -112,6 +115,8 @@ export class Model {
     retimedInFlight: 0,
     swept: 0,
     removed: 0,
+    groups: 0,
+    grouped: 0,
   }
 
   /** Rules broken but known (KNOWN), counted instead of failing the run. */

@@ -61,6 +61,7 @@ export function seedSuite(title: string, seeds: readonly number[]): void {
         "retimedInFlight",
         "swept",
         "removed",
+        "grouped",
       ]
       for (const path of paths) expect(totals[path] ?? 0, path).toBeGreaterThan(0)
       expect(totals.steps).toBeGreaterThanOrEqual(seeds.length * STEPS)

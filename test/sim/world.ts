@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test"
 import { vi } from "vitest"
+import { Schedules } from "../../src/infra/index.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract.ts"
-import type { Claim, DeliveryResult, Transition } from "../../src/infra/schedules/core.ts"
-import { type ScheduleStream, Schedules, type StreamHooks } from "../../src/infra/schedules/index.ts"
+import type { Claim, Transition } from "../../src/infra/schedules/core.ts"
+import type { ScheduleStream, StreamHooks } from "../../src/infra/schedules/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
+import type { Answer } from "../../src/infra/schedules/settlement.ts"
 import { consumerNamed, consumers, resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { T0 } from "../support/streams.ts"
 import { checkStep, type StepRecord, type TickRecord } from "./invariants.ts"
@@ -374,7 +376,7 @@ export class World {
         this.claiming = true
       },
       claimed: (row, claim) => this.claimedOne(epoch, row, claim),
-      settling: (settle, claim, result, now) => this.settled(epoch, settle, claim, result, now),
+      settling: (settle, answers) => this.settled(epoch, settle, answers),
       later: (done) => {
         this.pending.add(done)
         const forget = () => this.pending.delete(done)
@@ -425,43 +427,58 @@ export class World {
     this.claimed.push(attempt)
   }
 
-  private settled(
-    epoch: number,
-    settle: () => Transition,
-    claim: Claim,
-    result: DeliveryResult,
-    now: number,
-  ): Transition {
-    const before = this.rows().get(claim.id)
+  /**
+   * Judges a group of answers settled together, each on its own: the oracle reads every row
+   * before and after the group (the answers name distinct schedules) and each one's events.
+   */
+  private settled(epoch: number, settle: () => Transition[], answers: readonly Answer[]): Transition[] {
+    const before = this.rows()
     const seq = this.lastSeq()
-    let transition: Transition | undefined
+    let transitions: Transition[] | undefined
     let failure: unknown
     try {
-      transition = settle()
+      transitions = settle()
     } catch (error) {
       failure = error
     }
-    const attempt = this.model.attempts.get(claim.token)
-    if (attempt) this.model.inFlight.delete(attempt)
-    const settlement: Settlement = {
-      attempt,
-      epoch,
-      claim,
-      result,
-      now,
-      wall: Date.now(),
-      before,
-      after: this.rows().get(claim.id),
-      events: this.eventsAfter(seq),
-      wrote: transition !== undefined && transition.events.length > 0,
-      threw: failure !== undefined,
+    const after = this.rows()
+    const events = this.eventsAfter(seq)
+    this.model.counters.groups++
+    if (answers.length > 1) this.model.counters.grouped += answers.length
+    if (new Set(answers.map(({ claim }) => claim.id)).size !== answers.length)
+      this.model.fail(
+        "settle-group",
+        `one group settled two answers of one schedule: ${answers.map((a) => a.claim.id)}`,
+      )
+    answers.forEach(({ claim, result, now }, i) => {
+      const attempt = this.model.attempts.get(claim.token)
+      if (attempt) this.model.inFlight.delete(attempt)
+      const transition = transitions?.[i]
+      const settlement: Settlement = {
+        attempt,
+        epoch,
+        claim,
+        result,
+        now,
+        wall: Date.now(),
+        before: before.get(claim.id),
+        after: after.get(claim.id),
+        events: events.filter((event) => event.schedule_id === claim.id),
+        wrote: transition !== undefined && transition.events.length > 0,
+        threw: failure !== undefined,
+      }
+      this.settlements.push(settlement)
+      if (settlement.wrote && attempt && !this.claimed.includes(attempt))
+        this.model.lateSettled.set(claim.id, this.model.mark())
+      checkSettlement(settlement, this.epoch, this.model)
+    })
+    // Nothing outside the group's rows changed.
+    for (const [id, row] of after) {
+      if (!answers.some(({ claim }) => claim.id === id) && JSON.stringify(row) !== JSON.stringify(before.get(id)))
+        this.model.fail("settle-group", `a group's settlement changed ${id}, which it does not settle`)
     }
-    this.settlements.push(settlement)
-    if (settlement.wrote && attempt && !this.claimed.includes(attempt))
-      this.model.lateSettled.set(claim.id, this.model.mark())
-    checkSettlement(settlement, this.epoch, this.model)
     if (failure !== undefined) throw failure
-    return transition as Transition
+    return transitions as Transition[]
   }
 
   private alarmWritten(value: number | null): void {
@@ -505,6 +522,9 @@ export class World {
   /** Waits until `done` and every late re-arm are through: microtasks first, real wall time only if need be. */
   private async waitFor(done: () => boolean, what: string): Promise<void> {
     for (let round = 0; ; round++) {
+      await this.microtasks()
+      // The end of an event loop turn: answers waiting to be settled together are settled now.
+      vi.advanceTimersByTime(0)
       await this.microtasks()
       if (this.pending.size) {
         await Promise.all(this.pending)

@@ -1,12 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test"
+import { Schedules } from "../../src/infra/index.ts"
 import type { StreamRpc } from "../../src/infra/schedules/client.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract.ts"
-import {
-  type ScheduleEvent,
-  type ScheduleStream,
-  Schedules,
-  type StreamHooks,
-} from "../../src/infra/schedules/index.ts"
+import type { ScheduleEvent, ScheduleStream, StreamHooks } from "../../src/infra/schedules/index.ts"
 import { consumers } from "./consumers.ts"
 
 /** Far in the future, so that no real alarm fires in the middle of a test that drives time. */

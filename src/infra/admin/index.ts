@@ -1,6 +1,6 @@
 import { Hono } from "hono"
 import type { Job } from "../jobs/index.ts"
-import { type Consumer, consumerRegistry } from "../schedules/index.ts"
+import { type Consumer, consumerRegistry, streamsRequired } from "../schedules/index.ts"
 import { dashboard } from "./dashboard/index.ts"
 import { type AdminEnv, adminOn, door, noStore } from "./door.ts"
 import { healthRoutes } from "./health.ts"
@@ -37,6 +37,8 @@ export function admin({ jobs, consumers }: AdminOptions) {
     .route("/", healthRoutes(jobs))
     .route("/", jobRoutes(jobs))
     .route("/", leaseRoutes(jobs))
+    // Stream routes need a Durable Object per stream: 501 where there are none (a Node container).
+    .use("/streams/*", streamsRequired)
     .route("/", streamRoutes(known))
     .get("/openapi.json", openapi)
   return api

@@ -15,7 +15,7 @@ export async function beat(
   jobs: readonly Job[],
   scheduledTime: number,
   env: SlotwiseEnv,
-  options: Pick<RunDeps, "waitUntil" | "d1DeadlineMs"> = {},
+  options: Pick<RunDeps, "waitUntil" | "d1DeadlineMs" | "now"> = {},
 ): Promise<Array<{ job: string } & RunResult>> {
   try {
     const slot = slotOf(scheduledTime)

@@ -24,6 +24,7 @@ import { dueAt, slotOf } from "./slot.ts"
  */
 export const Jobs = { make, run, registry, beat, heartbeat, dueAt, slotOf }
 
+export { type ClaimRequest, claimStatement } from "./claim.ts"
 export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"
 export { HEARTBEAT_CRON } from "./heartbeat.ts"

@@ -1,39 +1,14 @@
 import { and, eq, sql } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
+import { type ClaimRequest, claimStatement } from "./claim.ts"
 import { RUN_HISTORY_LENGTH, type RunEnding } from "./record.ts"
 
+export type { ClaimRequest } from "./claim.ts"
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
 
-export interface ClaimRequest {
-  name: string
-  slot: number
-  now: number
-  leaseMs: number
-  holder: string
-}
-
-/**
- * Seed Decision 5: one upsert, one row back means this holder owns the slot.
- * `last_slot < slot` stops a retried or late fire; `lease_until < now` stops overlap;
- * a lease beyond now + 2 x lease was written by a clock that jumped, and is reclaimed.
- */
+/** Claims the slot with the one claim statement (claim.ts); true when `holder` now owns it. */
 export async function claimSlot(db: Database, claim: ClaimRequest): Promise<boolean> {
-  const { name, slot, now, leaseMs, holder } = claim
-  const rows = await db
-    .insert(jobsLeases)
-    .values({ name, lastSlot: slot, leaseUntil: now + leaseMs, holder })
-    .onConflictDoUpdate({
-      target: jobsLeases.name,
-      set: {
-        lastSlot: sql`excluded.last_slot`,
-        leaseUntil: sql`excluded.lease_until`,
-        holder: sql`excluded.holder`,
-      },
-      setWhere: sql`${jobsLeases.lastSlot} < excluded.last_slot
-        AND (${jobsLeases.leaseUntil} IS NULL OR ${jobsLeases.leaseUntil} < ${now}
-             OR ${jobsLeases.leaseUntil} > ${now + 2 * leaseMs})`,
-    })
-    .returning({ name: jobsLeases.name })
+  const rows = await db.all(claimStatement(claim))
   return rows.length === 1
 }
 

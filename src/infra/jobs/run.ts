@@ -2,6 +2,7 @@ import { database } from "../db/index.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
+import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../tracing/index.ts"
 import type { Job, JobContext } from "./definition.ts"
 import { claimSlot, releaseSlot } from "./lease.ts"
 import { cutError, encodeSummary, type RunOutcome, type RunRecord } from "./record.ts"
@@ -26,6 +27,8 @@ export interface RunDeps {
   waitUntil?: (promise: Promise<unknown>) => void
   /** How long a claim or release waits for D1 (default D1_DEADLINE_MS). */
   d1DeadlineMs?: number
+  /** Where the run's `job.run` span goes (default: the tracer the runtime profile installed). */
+  tracer?: Tracer
 }
 
 export class JobTimeoutError extends Error {
@@ -37,12 +40,41 @@ export const D1_DEADLINE_MS = 5_000
 
 /**
  * The one boundary around a job: claim the slot if exclusive, run under the timeout,
- * release, and write one log line. It never throws and never retries: a failed slot is
- * healed by the next one (seed Decision 4).
+ * release, and write one log line, all inside a `job.run` span (job, slot, run id and outcome
+ * as attributes, an error recorded). It never throws and never retries: a failed slot is healed
+ * by the next one (seed Decision 4).
+ *
+ * @example
+ * ```ts
+ * const { status } = await Jobs.run(closeExpiredTrials, Jobs.slotOf(Date.now()), { env })
+ * ```
  */
-export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult> {
-  const now = deps.now ?? Date.now
+export function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult> {
   const runId = deps.runId ?? crypto.randomUUID()
+  return (deps.tracer ?? activeTracer()).enterSpan("job.run", async (span) => {
+    span.setAttribute("job.name", job.name)
+    span.setAttribute("job.run_id", runId)
+    if (slotTime instanceof Date && !Number.isNaN(slotTime.getTime())) {
+      span.setAttribute("job.slot", slotOf(slotTime).toISOString())
+    }
+    const result = await attempt(job, slotTime, { ...deps, runId }, span)
+    span.setAttribute("job.outcome", result.status)
+    if (result.reason !== undefined) span.setAttribute("job.reason", result.reason)
+    // A slot another run holds is the claim working, not a failure.
+    const fine = result.status === "ran" || result.reason === "slot taken"
+    span.setStatus(fine ? { code: "ok" } : { code: "error", message: result.reason ?? result.status })
+    return result
+  })
+}
+
+async function attempt(
+  job: Job,
+  slotTime: Date,
+  deps: RunDeps & { runId: string },
+  span: SpanLike,
+): Promise<RunResult> {
+  const now = deps.now ?? Date.now
+  const runId = deps.runId
   const started = now()
   if (!(slotTime instanceof Date) || Number.isNaN(slotTime.getTime())) {
     logLine("error", "job.run", { job: job.name, runId, outcome: "skipped", reason: "slot is not a valid Date" })
@@ -66,6 +98,7 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
     try {
       claimed = await within(claiming, deadline)
     } catch (error) {
+      span.recordException(exceptionOf(error))
       // Not released: a claim that threw has no later answer to follow, so a release now could land
       // before a commit still in flight; a lease it may have left expires at timeout + 1 minute.
       return finish("skipped", { error: describeError(error) }, "claim failed")
@@ -81,6 +114,7 @@ export async function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunR
   }
 
   const outcome = await runWithin(job, slot, workerEnv(deps.env), runId, logger(fields))
+  if (outcome.error !== undefined) span.recordException(exceptionOf(outcome.error))
 
   let releaseError: string | undefined
   if (job.exclusive) {

@@ -107,6 +107,11 @@ export const streamRpc = (namespace: StreamNamespace, name: string) =>
  * ```
  */
 export function stream(namespace: StreamNamespace, name: string, options: StreamOptions = {}): StreamClient {
+  if (namespace == null) {
+    throw new StreamUnavailableError(
+      "no SCHEDULES binding: schedule streams need a Durable Object each, so they run only on the Worker profile",
+    )
+  }
   assertName("stream", name)
   const upsertOptions = options.retention === undefined ? {} : { retentionMs: validateRetention(options.retention) }
   const stub = streamRpc(namespace, name)

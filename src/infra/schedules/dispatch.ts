@@ -1,5 +1,6 @@
 import { TIMED_OUT, within } from "../deadline.ts"
 import { describeError, logger } from "../log.ts"
+import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../tracing/index.ts"
 import type { Consumer, Delivery, DeliveryContext } from "./consumer.ts"
 import { isOutcome } from "./consumer.ts"
 import type { DeliveryResult } from "./core.ts"
@@ -9,13 +10,34 @@ export class DeliveryTimeoutError extends Error {
 }
 
 /**
- * Runs one delivery under the consumer's deadline. The signal is aborted at the deadline and
- * the attempt counts as a retry; a late answer from the consumer is ignored.
+ * Runs one delivery under the consumer's deadline, inside a `schedule.deliver` span (stream,
+ * schedule, occurrence, attempt, idempotency key and outcome; a throw recorded). The signal is
+ * aborted at the deadline and the attempt counts as a retry; a late answer is ignored.
  */
-export async function dispatch(
+export function dispatch(
   consumer: Consumer,
   delivery: Delivery,
   ctx: Omit<DeliveryContext, "signal" | "log">,
+  tracer: Tracer = activeTracer(),
+): Promise<DeliveryResult> {
+  return tracer.enterSpan("schedule.deliver", async (span) => {
+    span.setAttribute("schedule.stream", delivery.stream)
+    span.setAttribute("schedule.id", delivery.scheduleId)
+    span.setAttribute("schedule.occurrence", delivery.occurrence)
+    span.setAttribute("schedule.attempt", delivery.attempt)
+    span.setAttribute("schedule.idempotency_key", delivery.idempotencyKey)
+    const result = await deliver(consumer, delivery, ctx, span)
+    span.setAttribute("schedule.outcome", result.status)
+    span.setStatus(result.status === "delivered" ? { code: "ok" } : { code: "error", message: result.reason })
+    return result
+  })
+}
+
+async function deliver(
+  consumer: Consumer,
+  delivery: Delivery,
+  ctx: Omit<DeliveryContext, "signal" | "log">,
+  span: SpanLike,
 ): Promise<DeliveryResult> {
   const controller = new AbortController()
   try {
@@ -32,6 +54,7 @@ export async function dispatch(
     if (outcome === TIMED_OUT) return { status: "retry", reason: `deadline: no answer within ${consumer.timeoutMs} ms` }
     return isOutcome(outcome) ? outcome : { status: "delivered", lateByMs: delivery.lateByMs }
   } catch (error) {
+    span.recordException(exceptionOf(error))
     return { status: "retry", reason: describeError(error) }
   }
 }

@@ -17,21 +17,32 @@ export class EventLog {
 
   /** Call inside the transaction that writes the events' row. */
   append(events: readonly EventDraft[], now: number): void {
+    this.appendAll(events.map((event) => ({ event, at: now })))
+  }
+
+  /** Appends events each at its own time, in one statement (a JSON list: one bound parameter however many). */
+  appendAll(events: ReadonlyArray<{ event: EventDraft; at: number }>): void {
+    if (events.length === 0) return
     let seq = this.newest ?? this.findNewest()
-    for (const event of events) {
+    const rows = events.map(({ event, at }) => {
       seq++
-      this.exec(
-        `INSERT INTO events (slot, seq, at, schedule_id, type, data) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (slot) DO UPDATE SET seq = excluded.seq, at = excluded.at, schedule_id = excluded.schedule_id,
-           type = excluded.type, data = excluded.data`,
-        slotOf(seq),
-        seq,
-        now,
-        event.scheduleId,
-        event.type,
-        JSON.stringify(event.data),
-      )
-    }
+      return [slotOf(seq), seq, at, event.scheduleId, event.type, JSON.stringify(event.data)]
+    })
+    // One event takes plain values; more come as one JSON list (one bound parameter, a read per row).
+    const values =
+      rows.length === 1
+        ? { source: "VALUES (?, ?, ?, ?, ?, ?)", bindings: rows[0] as SqlStorageValue[] }
+        : {
+            source: `SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5
+              FROM json_each(?) AS j WHERE true`,
+            bindings: [JSON.stringify(rows)],
+          }
+    this.exec(
+      `INSERT INTO events (slot, seq, at, schedule_id, type, data) ${values.source}
+       ON CONFLICT (slot) DO UPDATE SET seq = excluded.seq, at = excluded.at, schedule_id = excluded.schedule_id,
+         type = excluded.type, data = excluded.data`,
+      ...values.bindings,
+    )
     this.newest = seq
   }
 

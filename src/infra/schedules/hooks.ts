@@ -1,5 +1,6 @@
-import type { Claim, DeliveryResult, Transition } from "./core.ts"
+import type { Claim, Transition } from "./core.ts"
 import type { ScheduleRow } from "./row.ts"
+import type { Answer } from "./settlement.ts"
 
 /** What a stream records in the D1 directory (recorder.ts); a test may keep a stream to its own storage. */
 export interface DirectoryRecorder {
@@ -23,8 +24,8 @@ export interface StreamHooks {
   /** A tick is about to select and claim. */
   claiming?(): void
   claimed?(row: ScheduleRow, claim: Claim): void
-  /** Wraps one settlement: `settle()` writes it (or throws a storage error). */
-  settling?(settle: () => Transition, claim: Claim, result: DeliveryResult, now: number): Transition
+  /** Wraps one settlement of answers that came in together: `settle()` writes them (or throws a storage error). */
+  settling?(settle: () => Transition[], answers: readonly Answer[]): Transition[]
   /** The re-arm (or recovery) a yielded tick leaves behind, once all its deliveries settled. */
   later?(done: Promise<void>): void
   /** An arm starts (it reads the smallest eligible_at first); the callback runs once it set the alarm. */

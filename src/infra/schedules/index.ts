@@ -1,12 +1,12 @@
 import { stream } from "./client.ts"
 import { consumer, retry, terminal } from "./consumer.ts"
-import { durableObject } from "./stream.ts"
 import { alarmWatchdog } from "./watchdog.ts"
 
 /**
- * Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the Durable Object
- * class built from the consumers, the outcomes a consumer answers, and the watchdog job that
- * heals a lost alarm.
+ * Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the outcomes a
+ * consumer answers, and the watchdog job that heals a lost alarm. The Durable Object class itself
+ * (`Schedules.durableObject`) is Worker-only: the `slotwise` entry adds it, so this module loads
+ * on any runtime.
  *
  * @example
  * ```ts
@@ -14,14 +14,13 @@ import { alarmWatchdog } from "./watchdog.ts"
  *   name: "billing.trial-reminder",
  *   deliver: async (delivery, { env }) => { await remind(env, delivery.payload) },
  * })
- * export class ScheduleStream extends Schedules.durableObject({ consumers: [reminder] }) {}
  *
  * await Schedules.stream(env.SCHEDULES, "tenant-42").upsert({
  *   id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *", timezone: "Europe/Berlin",
  * })
  * ```
  */
-export const Schedules = { stream, consumer, durableObject, retry, terminal, watchdog: alarmWatchdog }
+export const Schedules = { stream, consumer, retry, terminal, watchdog: alarmWatchdog }
 
 export type { StreamNamespace } from "../env.ts"
 export {
@@ -55,7 +54,9 @@ export type { ScheduleEvent } from "./events.ts"
 export { EVENT_LOG_LIMIT, LATE_THRESHOLD_MS } from "./events.ts"
 export type { StreamHooks } from "./hooks.ts"
 export type { Reply, ReplyError } from "./reply.ts"
-export { ScheduleStream, type StreamOptions } from "./stream.ts"
+export { streamsRequired } from "./required.ts"
+// Types only: the class extends cloudflare:workers' DurableObject, which only the Worker entry loads.
+export type { ScheduleStream, StreamOptions } from "./stream.ts"
 export { SUMMARY_ROWS_MAX } from "./summary.ts"
 export { BATCH_SIZE, type TickReport } from "./tick.ts"
 export type { ScheduleView, StreamSummary } from "./view.ts"

@@ -1,30 +1,51 @@
 import { logLine } from "../log.ts"
 import * as core from "./core.ts"
+import type { ScheduleRow } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
 
+/** An attempt's result, waiting to be settled at `now`. */
+export interface Answer {
+  claim: core.Claim
+  result: core.DeliveryResult
+  now: number
+}
+
+/** A test's sabotage of the row a fence reads for a claim (see StreamHooks.fenceRow). */
+export type FenceRow = (row: ScheduleRow | undefined, claim: core.Claim) => ScheduleRow | undefined
+
 /**
- * The settlement (ADR 0202): writes an attempt's result in one transaction, only if the fence
- * still holds (state, token, unexpired lease, occurrence, due time), advancing the row as stored
- * now (an upsert while the claim was out may have changed its timing or rules); only the columns
- * the result changes are written. A stale result writes nothing and emits nothing. `fenceRow` is a
- * test's sabotage of what the fence reads.
+ * The settlement (ADR 0202) of answers that came in together, in one transaction: one read of
+ * their rows, then each fence checked on its own (state, token, unexpired lease, occurrence, due
+ * time), each row advanced as stored now (an upsert while the claim was out may have changed its
+ * timing or rules). Only the changed columns are written, rows changing the same columns in one
+ * statement, all events in one. A stale answer writes nothing and emits nothing, and never holds
+ * back the others; a storage error rolls the whole group back. The answers name distinct schedules.
  */
-export function settle(
+export function settleAll(
   store: ScheduleStore,
   stream: string,
-  claim: core.Claim,
-  result: core.DeliveryResult,
-  now: number,
-  fenceRow: (row: ReturnType<ScheduleStore["get"]>) => ReturnType<ScheduleStore["get"]> = (row) => row,
-): core.Transition {
-  const transition = store.transaction(() => {
-    const row = fenceRow(store.get(claim.id))
-    const settled = core.settle(row, claim, result, now)
-    if (core.changed(settled)) store.apply(settled, now, row)
+  answers: readonly Answer[],
+  fenceRow: FenceRow = (row) => row,
+): core.Transition[] {
+  const transitions = store.transaction(() => {
+    const rows = store.getMany(answers.map(({ claim }) => claim.id))
+    const writes: Array<{ before: ScheduleRow; change: core.Change; now: number }> = []
+    const settled = answers.map(({ claim, result, now }) => {
+      const row = fenceRow(rows.get(claim.id), claim)
+      const transition = core.settle(row, claim, result, now)
+      if (core.changed(transition)) writes.push({ before: row as ScheduleRow, change: transition, now })
+      return transition
+    })
+    store.applyAll(writes)
     return settled
   })
-  // A delivery is counted in its tick's one line (and its schedule/fired event); anything else gets a line of its own.
-  if (result.status === "delivered" && core.changed(transition)) return transition
+  for (const [i, answer] of answers.entries()) logUnlessDelivered(stream, answer, transitions[i] as core.Transition)
+  return transitions
+}
+
+/** A delivery is counted in its tick's one line (and its schedule/fired event); anything else gets a line of its own. */
+function logUnlessDelivered(stream: string, { claim, result }: Answer, transition: core.Transition): void {
+  if (result.status === "delivered" && core.changed(transition)) return
   const row = transition.row
   logLine("warn", "schedule.delivery", {
     stream,
@@ -35,5 +56,67 @@ export function settle(
     ...(result.status === "delivered" ? {} : { reason: result.reason }),
     ...(row?.state === "scheduled" ? { nextAt: row.nextAt, retryAt: row.retryAt } : { state: row?.state }),
   })
-  return transition
+}
+
+interface Waiting {
+  answer: Answer
+  /** True once the answer's tick yielded: its settlement must then re-arm the alarm itself. */
+  late: () => boolean
+  settled: (transition: core.Transition) => void
+  failed: (error: unknown) => void
+}
+
+/**
+ * Gathers the answers that arrive together and settles them at once (`write`, settleAll), so that
+ * a batch of quick deliveries costs one transaction, not one each: as soon as no dispatch is left
+ * outstanding (`outstanding`), and otherwise at the end of the event loop's turn. When any of
+ * them came after its tick yielded, the alarm is re-armed once for the group.
+ */
+export class Settlements {
+  private waiting: Waiting[] = []
+  private timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(
+    private readonly write: (answers: readonly Answer[]) => core.Transition[],
+    private readonly rearm: () => Promise<unknown>,
+    private readonly outstanding: () => number,
+  ) {}
+
+  /** Settles `answer` with the others of its turn; rejects with the storage error that rolled its group back. */
+  settle(answer: Answer, late: () => boolean): Promise<core.Transition> {
+    return new Promise((settled, failed) => {
+      this.waiting.push({ answer, late, settled, failed })
+      if (this.outstanding() === 0) queueMicrotask(() => void this.flush())
+      else this.timer ??= setTimeout(() => void this.flush(), 0)
+    })
+  }
+
+  private async flush(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+    const waiting = this.waiting
+    this.waiting = []
+    if (waiting.length === 0) return
+    const outcomes = groups(waiting).flatMap((group) => {
+      try {
+        const transitions = this.write(group.map(({ answer }) => answer))
+        return group.map((each, i) => () => each.settled(transitions[i] as core.Transition))
+      } catch (error) {
+        return group.map((each) => () => each.failed(error))
+      }
+    })
+    if (waiting.some(({ late }) => late())) await this.rearm()
+    for (const outcome of outcomes) outcome()
+  }
+}
+
+/** Consecutive runs of answers naming distinct schedules: two answers of one schedule are settled in turn. */
+function groups(waiting: readonly Waiting[]): Waiting[][] {
+  const out: Waiting[][] = []
+  for (const each of waiting) {
+    const group = out.at(-1)
+    if (group && !group.some(({ answer }) => answer.claim.id === each.answer.claim.id)) group.push(each)
+    else out.push([each])
+  }
+  return out
 }

@@ -182,6 +182,19 @@ export class ScheduleStore {
     return row ? toRow(row) : undefined
   }
 
+  /** The rows of `ids` as stored now, by id, in one read (a JSON list: one bound parameter however many). */
+  getMany(ids: readonly string[]): Map<string, ScheduleRow> {
+    if (ids.length === 1) {
+      const row = this.get(ids[0] as string)
+      return new Map(row ? [[row.id, row]] : [])
+    }
+    const rows = this.exec(
+      `SELECT ${COLUMNS} FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(ids),
+    )
+    return new Map(rows.map((row) => [row.id as string, toRow(row)]))
+  }
+
   /**
    * Writes a transition's row (or deletes it) and its events; call inside transaction(). Given
    * the row as it was read, only the columns that changed are written.
@@ -194,6 +207,16 @@ export class ScheduleStore {
     this.noteFinish(before?.finishedAt ?? null, change.removed ? null : change.row.finishedAt)
   }
 
+  /**
+   * Writes several transitions of rows read in this transaction (no insert, no delete), each at
+   * its own time: rows changing the same columns in one statement, all events in one.
+   */
+  applyAll(changes: ReadonlyArray<{ before: ScheduleRow; change: Change; now: number }>): void {
+    this.updateMany(changes.map(({ before, change }) => [before, change.row] as const))
+    this.log.appendAll(changes.flatMap(({ change, now }) => change.events.map((event) => ({ event, at: now }))))
+    for (const { before, change } of changes) this.noteFinish(before.finishedAt, change.row.finishedAt)
+  }
+
   /** Keeps earliestFinish exact without a read: a new finish can only lower it; losing the earliest forgets it. */
   private noteFinish(before: number | null, after: number | null): void {
     if (before === after || this.earliestFinish === undefined) return
@@ -203,13 +226,40 @@ export class ScheduleStore {
 
   /** Writes the columns of `after` that differ from `before`, the same row as read in this transaction. */
   update(before: ScheduleRow, after: ScheduleRow): void {
-    const changed = FIELDS.filter((key) => before[key] !== after[key])
-    if (changed.length === 0) return
-    this.exec(
-      `UPDATE schedules SET ${changed.map((key) => `${COLUMN_OF[key]} = ?`).join(", ")} WHERE id = ?`,
-      ...changed.map((key) => after[key]),
-      before.id,
-    )
+    this.updateMany([[before, after]])
+  }
+
+  /**
+   * Writes the changed columns of each (before, after) pair, as update() does; the rows that change
+   * the same columns share one statement, their values passed as one JSON list.
+   */
+  updateMany(pairs: ReadonlyArray<readonly [ScheduleRow, ScheduleRow]>): void {
+    const groups = new Map<string, { fields: Field[]; rows: Array<Record<string, unknown>> }>()
+    for (const [before, after] of pairs) {
+      const fields = FIELDS.filter((key) => before[key] !== after[key])
+      if (fields.length === 0) continue
+      const key = fields.join()
+      const group = groups.get(key) ?? { fields, rows: [] }
+      group.rows.push(Object.fromEntries([["id", before.id], ...fields.map((field) => [field, after[field]])]))
+      groups.set(key, group)
+    }
+    for (const { fields, rows } of groups.values()) {
+      // One row is a plain point update: the JSON list costs a read per row.
+      if (rows.length === 1) {
+        const [row] = rows as [Record<string, unknown>]
+        this.exec(
+          `UPDATE schedules SET ${fields.map((field) => `${COLUMN_OF[field]} = ?`).join(", ")} WHERE id = ?`,
+          ...fields.map((field) => row[field] as SqlStorageValue),
+          row.id as string,
+        )
+        continue
+      }
+      const set = fields.map((field) => `${COLUMN_OF[field]} = j.value ->> '$.${field}'`).join(", ")
+      this.exec(
+        `UPDATE schedules SET ${set} FROM json_each(?) AS j WHERE schedules.id = j.value ->> '$.id'`,
+        JSON.stringify(rows),
+      )
+    }
   }
 
   put(row: ScheduleRow): void {

@@ -7,7 +7,7 @@ import * as core from "./core.ts"
 import { dispatch } from "./dispatch.ts"
 import type { DirectoryRecorder, StreamHooks } from "./hooks.ts"
 import type { Retention } from "./retention.ts"
-import { settle } from "./settlement.ts"
+import { type Answer, Settlements, settleAll } from "./settlement.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** At most this many rows are claimed and dispatched by one tick, and in flight per stream (ADR 0202). */
@@ -48,6 +48,7 @@ export class Ticker {
   private readonly yieldAfterMs: number
   /** The stream's one alarm; it waits for a dispatch slot while all BATCH_SIZE are taken. */
   readonly alarm: StreamAlarm
+  private readonly settlements: Settlements
 
   constructor(
     private readonly store: ScheduleStore,
@@ -61,6 +62,14 @@ export class Ticker {
     this.yieldAfterMs = hooks.yieldAfterMs ?? YIELD_AFTER_MS
     const room = { full: () => this.inFlight >= BATCH_SIZE, waitMs: this.yieldAfterMs }
     this.alarm = new StreamAlarm(storage, store, recorder, retention, room, hooks)
+    this.settlements = new Settlements(
+      (answers) => {
+        const write = () => settleAll(this.store, this.stream ?? "", answers, hooks.fenceRow)
+        return hooks.settling ? hooks.settling(write, answers) : write()
+      },
+      () => this.alarm.rearm(),
+      () => this.inFlight,
+    )
   }
 
   /** Never throws: a storage error is logged and arms one recovery alarm (1 s doubling to 60 s). */
@@ -156,12 +165,11 @@ export class Ticker {
       this.inFlight--
     }
     try {
-      const now = clock()
-      const write = () => settle(this.store, stream, claim, result, now, (read) => this.fenceRow(read, claim))
-      const transition = this.hooks.settling ? this.hooks.settling(write, claim, result, now) : write()
+      const answer: Answer = { claim, result, now: clock() }
+      const transition = await this.settlements.settle(answer, () => late.yielded)
       // After the tick yielded, this delivery is counted under inFlight in its report.
-      if (late.yielded) await this.alarm.rearm(clock())
-      else if (!core.changed(transition)) report.stale++
+      if (late.yielded) return undefined
+      if (!core.changed(transition)) report.stale++
       else if (result.status === "delivered") report.delivered++
       else if (transition.row?.state === "failed") report.failed++
       else report.retried++
@@ -169,10 +177,6 @@ export class Ticker {
     } catch (error) {
       return error
     }
-  }
-
-  private fenceRow(row: ReturnType<ScheduleStore["get"]>, claim: core.Claim) {
-    return this.hooks.fenceRow ? this.hooks.fenceRow(row, claim) : row
   }
 
   /** After a yielded tick: the late results are written; re-arm, or recover from their error. */

@@ -1,7 +1,7 @@
 import { Hono } from "hono"
 import * as z from "zod/mini"
 import { problem, validate } from "../../infra/admin/index.ts"
-import { isTimezone, NAME, NAME_RULE, Schedules } from "../../infra/index.ts"
+import { isTimezone, NAME, NAME_RULE, Schedules } from "../../infra/portable.ts"
 import {
   type TrialReminderPayload,
   trialReminder,

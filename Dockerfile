@@ -1,0 +1,33 @@
+# The container profile (src/main.ts) as an image: the same app and jobs as the Worker, in a Node
+# process on SQLite (libSQL). Not built in this repository's CI (no registry for base images there);
+# test/node/main.test.ts runs the same process layout. See README, "Container profile".
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+RUN npm run build:container
+
+FROM ${NODE_IMAGE} AS runtime
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist-container/main.js ./dist-container/main.js
+COPY migrations ./migrations
+# The database lives on a volume, owned by the image's non-root user; replicas on one host may share it.
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+USER node
+ENV SLOTWISE_DATABASE_URL=file:/data/slotwise.db \
+    HOST=0.0.0.0 \
+    PORT=8787
+EXPOSE 8787
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM stops the minute timer and the server, then waits up to 30 s for runs in flight.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist-container/main.js"]

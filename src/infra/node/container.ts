@@ -1,0 +1,94 @@
+import type { Job } from "../jobs/index.ts"
+import { describeError, logLine } from "../log.ts"
+import { openDatabase } from "./database.ts"
+import { applyMigrations } from "./migrations.ts"
+import { startMinuteTimer } from "./minute-timer.ts"
+import { createRuntime, type Runtime } from "./runtime.ts"
+import { type FetchApp, listen } from "./server.ts"
+import { type ContainerSettings, containerSettings } from "./settings.ts"
+
+/**
+ * How long a stop waits for job runs, late releases and requests in flight; past it the process
+ * goes anyway, and an abandoned exclusive run's lease expires at its timeout + 1 minute.
+ */
+export const SHUTDOWN_DEADLINE_MS = 30_000
+
+export interface ContainerOptions extends Partial<ContainerSettings> {
+  /** The app's routes, the same Hono app the Worker serves (admin included). */
+  app: FetchApp
+  /** The jobs fired at every minute boundary and once at start-up: the list shared with the Worker. */
+  jobs: readonly Job[]
+  /** What jobs and routes read from env besides DB; default the process's environment. */
+  vars?: Record<string, string | undefined>
+  /** Stop on SIGTERM and SIGINT, then exit (default true). */
+  handleSignals?: boolean
+}
+
+export interface Container {
+  /** Where it serves, e.g. http://127.0.0.1:8787. */
+  url: string
+  runtime: Runtime
+  /** Stops the minute timer and the server, then waits (at most SHUTDOWN_DEADLINE_MS) for what is in flight. */
+  stop(): Promise<void>
+}
+
+/**
+ * The container profile: opens the database (SLOTWISE_DATABASE_URL), applies the migrations,
+ * serves the app, and fires the jobs through Jobs.beat once at start-up and at every UTC minute
+ * boundary, in process (no external cron). Several replicas may share one database: the claim
+ * runs each exclusive job's slot once across them. Settings not given are read from
+ * `process.env` (containerSettings).
+ *
+ * @example
+ * ```ts
+ * // src/main.ts
+ * await Container.start({ app: createApp({ jobs, consumers }), jobs })
+ * ```
+ */
+export async function startContainer(options: ContainerOptions): Promise<Container> {
+  if (typeof options?.app?.fetch !== "function") throw new TypeError("Container.start: app must have fetch()")
+  if (!Array.isArray(options.jobs)) throw new TypeError("Container.start: jobs must be a list of Jobs.make jobs")
+  const settings = { ...containerSettings(process.env), ...definedOnly(options) }
+  const client = await openDatabase(settings.databaseUrl)
+  const applied = await applyMigrations(client, settings.migrations)
+  if (applied.length > 0) logLine("info", "container.migrated", { applied })
+  const runtime = createRuntime({ jobs: options.jobs, client, vars: options.vars ?? process.env })
+  const server = await listen(options.app, runtime.env, runtime.executionContext, settings)
+  const fire = (scheduledTime: number) => void runtime.beat(scheduledTime)
+  const timer = startMinuteTimer(fire)
+  fire(Date.now())
+  logLine("info", "container.listening", { url: server.url, jobs: options.jobs.map((job) => job.name) })
+
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    stopping ??= (async () => {
+      timer.stop()
+      // Both bounded by the same deadline, and started together: the whole stop is.
+      const [abandoned] = await Promise.all([runtime.drain(SHUTDOWN_DEADLINE_MS), server.close(SHUTDOWN_DEADLINE_MS)])
+      client.close()
+      logLine(abandoned > 0 ? "warn" : "info", "container.stopped", { abandoned })
+    })()
+    return stopping
+  }
+  if (options.handleSignals ?? true) {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      process.once(signal, () => {
+        stop().then(
+          () => process.exit(0),
+          (error) => {
+            logLine("error", "container.stop failed", { error: describeError(error) })
+            process.exit(1)
+          },
+        )
+      })
+    }
+  }
+  return { url: server.url, runtime, stop }
+}
+
+const definedOnly = (options: Partial<ContainerSettings>): Partial<ContainerSettings> =>
+  Object.fromEntries(
+    (["databaseUrl", "port", "hostname", "migrations"] as const)
+      .filter((key) => options[key] !== undefined)
+      .map((key) => [key, options[key]]),
+  )

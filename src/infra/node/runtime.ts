@@ -1,0 +1,63 @@
+import type { Client } from "@libsql/client"
+import { TIMED_OUT, within } from "../deadline.ts"
+import type { SlotwiseEnv } from "../env.ts"
+import { type Job, Jobs, type RunResult } from "../jobs/index.ts"
+import { d1OverLibsql } from "./d1.ts"
+
+export interface RuntimeOptions {
+  /** The jobs this replica fires: the same list the Worker's heartbeat runs, less Worker-only jobs. */
+  jobs: readonly Job[]
+  /** The replica's own libSQL client (openDatabase). */
+  client: Client
+  /** What jobs and routes read from env besides DB (ADMIN_TOKEN, ...): the process's environment. */
+  vars?: Record<string, string | undefined>
+  /** The clock claims are made with; tests inject one. */
+  now?: () => number
+}
+
+/** One container replica's engine, without its server or timer: what both need, and what a test drives. */
+export interface Runtime {
+  /** The env jobs and routes are handed: the vars, and DB, a D1 binding over the replica's libSQL client. */
+  readonly env: SlotwiseEnv
+  /** What the app sees as `c.executionCtx`: its waitUntil work is tracked, so a stop waits for it. */
+  readonly executionContext: ExecutionContext
+  /** Runs, through Jobs.beat, every job due in the minute of `scheduledTime`, as the Worker's heartbeat does. */
+  beat(scheduledTime: number): Promise<Array<{ job: string } & RunResult>>
+  /** Waits at most `ms` for the beats and waitUntil work in flight; answers how many were still running. */
+  drain(ms: number): Promise<number>
+}
+
+/**
+ * A replica's runtime over its own libSQL client. The env carries no SCHEDULES binding: durable
+ * schedule streams need a Durable Object each, which Node replicas cannot place, so routes that
+ * need one answer 501 (`streamsRequired`).
+ *
+ * @example
+ * ```ts
+ * const runtime = createRuntime({ jobs, client: await openDatabase(), vars: process.env })
+ * await runtime.beat(Date.now())
+ * const response = await app.fetch(request, runtime.env, runtime.executionContext)
+ * ```
+ */
+export function createRuntime({ jobs, client, vars = {}, now }: RuntimeOptions): Runtime {
+  const inFlight = new Set<Promise<unknown>>()
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work)
+    const forget = () => inFlight.delete(work)
+    work.then(forget, forget)
+    return work
+  }
+  const env = { ...vars, DB: d1OverLibsql(client) } as unknown as SlotwiseEnv
+  const waitUntil = (work: Promise<unknown>) => void track(work)
+  const executionContext = { waitUntil, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
+  return {
+    env,
+    executionContext,
+    beat: (scheduledTime) => track(Jobs.beat(jobs, scheduledTime, env, { waitUntil, ...(now ? { now } : {}) })),
+    async drain(ms) {
+      if (inFlight.size === 0) return 0
+      const settled = await within(Promise.allSettled([...inFlight]), ms)
+      return settled === TIMED_OUT ? inFlight.size : 0
+    },
+  }
+}

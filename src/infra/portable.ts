@@ -1,0 +1,52 @@
+/**
+ * `slotwise/portable`: the parts of slotwise that run on every runtime profile, the Worker and a
+ * Node container alike. Code shared by both (jobs, consumers, routes) imports from here; the
+ * `slotwise` entry adds what only a Worker has (the Durable Object class, Workers tracing), and
+ * `slotwise/node` runs the container.
+ */
+export { durableDelay, recoveryDelay } from "./backoff.ts"
+export { isTimezone } from "./cron.ts"
+export type { Duration } from "./duration.ts"
+export type { SlotwiseEnv } from "./env.ts"
+export {
+  type ClaimRequest,
+  claimStatement,
+  DuplicateJobError,
+  HEARTBEAT_CRON,
+  type Job,
+  type JobContext,
+  type JobDefinition,
+  JobDefinitionError,
+  Jobs,
+  type RunOutcome,
+  type RunRecord,
+  type RunResult,
+  type RunStatus,
+  type SlotEntry,
+} from "./jobs/index.ts"
+export { describeError, type Logger, logLine } from "./log.ts"
+export * as Retry from "./retry.ts"
+export {
+  type Consumer,
+  type ConsumerDefinition,
+  ConsumerDefinitionError,
+  type Delivery,
+  type DeliveryContext,
+  type Json,
+  NAME,
+  NAME_RULE,
+  type Outcome,
+  type ScheduleDefinition,
+  ScheduleDefinitionError,
+  type ScheduleEvent,
+  ScheduleNotFoundError,
+  type ScheduleState,
+  ScheduleStateError,
+  Schedules,
+  type ScheduleView,
+  type StreamClient,
+  type StreamClientOptions,
+  StreamUnavailableError,
+  streamsRequired,
+} from "./schedules/index.ts"
+export { type SpanLike, type Tracer, useTracer } from "./tracing/index.ts"

@@ -1,0 +1,10 @@
+export {
+  type AttributeValue,
+  activeTracer,
+  type Exception,
+  exceptionOf,
+  noopTracer,
+  type SpanLike,
+  type Tracer,
+  useTracer,
+} from "./tracer.ts"

@@ -1,0 +1,50 @@
+/** A span attribute's value, as both Workers tracing and OpenTelemetry accept it. */
+export type AttributeValue = string | number | boolean
+
+/** The part of a span slotwise writes: the same on Workers tracing and OpenTelemetry. */
+export interface SpanLike {
+  setAttribute(key: string, value: AttributeValue): unknown
+  recordException(exception: Exception): unknown
+  setStatus(status: { code: "ok" | "error"; message?: string }): unknown
+}
+
+/** What a span records of something thrown: an Error, or its text. */
+export type Exception = { name: string; message: string; stack?: string } | string
+
+/**
+ * Where slotwise's spans go: runs `work` inside a span named `name` (a child of whatever span is
+ * active) and ends it when the work settles. Each runtime profile installs its own (`useTracer`);
+ * tests inject one to observe the spans.
+ */
+export interface Tracer {
+  enterSpan<T>(name: string, work: (span: SpanLike) => Promise<T>): Promise<T>
+}
+
+/** Records nothing: the tracer until a runtime profile installs one. */
+export const noopTracer: Tracer = {
+  enterSpan: (_name, work) => work({ setAttribute() {}, recordException() {}, setStatus() {} }),
+}
+
+let active: Tracer = noopTracer
+
+/**
+ * Sets the tracer every job run and schedule delivery uses from now on. The `slotwise` (Workers)
+ * entry installs Workers tracing and `slotwise/node` OpenTelemetry; call it to send spans elsewhere.
+ *
+ * @example
+ * ```ts
+ * useTracer({ enterSpan: (name, work) => myTracer.inSpan(name, work) })
+ * ```
+ */
+export function useTracer(tracer: Tracer): void {
+  active = tracer
+}
+
+/** The tracer installed last (noopTracer until one is). */
+export const activeTracer = (): Tracer => active
+
+/** A thrown value as a span records it. */
+export function exceptionOf(error: unknown): Exception {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack }
+  return String(error)
+}

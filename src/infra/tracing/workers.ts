@@ -1,0 +1,13 @@
+import { tracing } from "cloudflare:workers"
+import type { Tracer } from "./tracer.ts"
+
+/** The part of cloudflare:workers' `tracing` slotwise calls; a test hands in a fake. */
+export type WorkersTracing = Pick<Tracing, "enterSpan">
+
+/**
+ * Spans through Workers tracing (`observability.traces.enabled` in wrangler.toml): each a child of
+ * the invocation's span, ended when the work settles (enterSpan does that).
+ */
+export const workersTracer = (workers: WorkersTracing = tracing): Tracer => ({
+  enterSpan: (name, work) => workers.enterSpan(name, (span) => work(span)),
+})

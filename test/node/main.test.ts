@@ -1,0 +1,138 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import path from "node:path"
+import { createClient } from "@libsql/client"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freshFileUrl } from "./engines.ts"
+
+const root = path.resolve(import.meta.dirname, "../..")
+const TOKEN = "main-test-token"
+/** How long a process may take to listen, or to stop after SIGTERM. */
+const WITHIN_MS = 20_000
+
+interface Replica {
+  process: ChildProcess
+  url: string
+  lines: Array<Record<string, unknown>>
+  exited: Promise<number | null>
+}
+
+/** Starts the bundle `npm run start:node` runs, as the image does; resolves once it listens. */
+function startMain(databaseUrl: string): Promise<Replica> {
+  const child = spawn(process.execPath, ["dist-container/main.js"], {
+    cwd: root,
+    env: { ...process.env, SLOTWISE_DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", ADMIN_TOKEN: TOKEN },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  const lines: Array<Record<string, unknown>> = []
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`main did not listen within ${WITHIN_MS} ms`)), WITHIN_MS)
+    let buffered = ""
+    const read = (chunk: Buffer) => {
+      buffered += chunk.toString()
+      const complete = buffered.split("\n")
+      buffered = complete.pop() ?? ""
+      for (const text of complete) {
+        if (!text.startsWith("{")) continue
+        const line = JSON.parse(text) as Record<string, unknown>
+        lines.push(line)
+        if (line.message === "container.listening") {
+          clearTimeout(timer)
+          resolve({ process: child, url: line.url as string, lines, exited })
+        }
+      }
+    }
+    child.stdout.on("data", read)
+    child.stderr.on("data", read)
+    void exited.then((code) => reject(new Error(`main exited with ${code}: ${JSON.stringify(lines)}`)))
+  })
+}
+
+const waitFor = async (check: () => boolean, what: string) => {
+  const deadline = Date.now() + WITHIN_MS
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${WITHIN_MS} ms`)
+    await new Promise((done) => setTimeout(done, 50))
+  }
+}
+
+describe("src/main.ts, two processes on one database file", () => {
+  const databaseUrl = freshFileUrl()
+  let replicas: Replica[] = []
+
+  beforeAll(async () => {
+    execFileSync("npm", ["run", "--silent", "build:container"], { cwd: root, stdio: "inherit" })
+    replicas = await Promise.all([startMain(databaseUrl), startMain(databaseUrl)])
+  })
+  afterAll(() => {
+    for (const replica of replicas) replica.process.kill("SIGKILL")
+  })
+
+  it("both start, applying each migration once between them", async () => {
+    const applied = replicas.flatMap((replica) =>
+      replica.lines.filter((line) => line.message === "container.migrated").flatMap((line) => line.applied as string[]),
+    )
+    const client = createClient({ url: databaseUrl })
+    const recorded = (await client.execute("SELECT name FROM d1_migrations ORDER BY name")).rows.map((row) => row.name)
+    client.close()
+    expect(recorded.length).toBeGreaterThan(0)
+    expect(applied.sort()).toEqual(recorded)
+    for (const replica of replicas) expect((await fetch(`${replica.url}/health`)).status).toBe(200)
+  })
+
+  it("runs the example job at start-up, its slot once across both, with its one log line", async () => {
+    const runs = () =>
+      replicas.flatMap((replica) =>
+        replica.lines.filter((line) => line.message === "job.run" && line.job === "billing.roll-up-usage"),
+      )
+    // Both fire the start-up slot; one claims it, the other is refused and writes no line.
+    await waitFor(() => runs().length > 0, "a job.run line")
+    const ran = runs().filter((line) => line.outcome === "ran")
+    const slots = ran.map((line) => line.slot)
+    expect(new Set(slots).size).toBe(slots.length)
+    expect(ran[0]).toMatchObject({ level: "info", outcome: "ran", ms: expect.any(Number), runId: expect.any(String) })
+  })
+
+  it("answers 501 for stream routes and the billing routes that need streams, writing nothing", async () => {
+    const [replica] = replicas
+    const call = (method: string, route: string, body?: unknown) =>
+      fetch(`${replica!.url}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    const refused = [
+      await call("POST", "/billing/usage", { account: "acme", quantity: 3 }),
+      await call("POST", "/billing/trials", { account: "acme", dueAt: "2036-01-01T00:00:00Z" }),
+      await call("PUT", "/billing/usage/acme/webhook", { url: "https://example.com/hook" }),
+      await call("GET", "/admin/streams"),
+      await call("PUT", "/admin/streams/acme/schedules/ping", { consumer: "billing.usage-report", after: "1 minute" }),
+    ]
+    for (const response of refused) {
+      expect(response.status).toBe(501)
+      expect(response.headers.get("content-type")).toBe("application/problem+json")
+    }
+    expect(await refused[0]!.json()).toMatchObject({ status: 501, detail: expect.stringMatching(/Worker profile/) })
+    const client = createClient({ url: databaseUrl })
+    expect((await client.execute("SELECT count(*) AS n FROM usage_events")).rows[0]?.n).toBe(0)
+    expect((await client.execute("SELECT count(*) AS n FROM trials")).rows[0]?.n).toBe(0)
+    client.close()
+    // The admin door still comes first, and the routes without streams still answer.
+    expect((await fetch(`${replica!.url}/admin/streams`)).status).toBe(401)
+    expect((await call("GET", "/admin/jobs")).status).toBe(200)
+    expect((await call("GET", "/billing/usage/acme")).status).toBe(404)
+  })
+
+  it("stops on SIGTERM: timer and server first, then what is in flight, within its bound", async () => {
+    for (const replica of replicas) replica.process.kill("SIGTERM")
+    const codes = await Promise.all(
+      replicas.map((replica) =>
+        Promise.race([replica.exited, new Promise((done) => setTimeout(() => done("still running"), WITHIN_MS))]),
+      ),
+    )
+    expect(codes).toEqual([0, 0])
+    for (const replica of replicas) {
+      expect(replica.lines.at(-1)).toMatchObject({ message: "container.stopped", abandoned: 0 })
+    }
+  })
+})

@@ -1,0 +1,113 @@
+import type { Client } from "@libsql/client"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createApp } from "../../src/app.ts"
+import { consumers } from "../../src/consumers.ts"
+import { createRuntime, openDatabase, type Runtime } from "../../src/infra/node/index.ts"
+import { listen } from "../../src/infra/node/server.ts"
+import { Jobs } from "../../src/infra/portable.ts"
+import { jobs } from "../../src/jobs.ts"
+import { migratedDatabase } from "./engines.ts"
+
+const MINUTE = 60_000
+// 02:50 to 03:14 UTC: 25 slots, and 03:00 is the daily billing.close-expired-trials slot.
+const FIRST = Date.UTC(2026, 10, 30, 2, 50)
+const SLOTS = Array.from({ length: 25 }, (_, i) => FIRST + i * MINUTE)
+const TOKEN = "replica-test-token"
+
+/** The slots the recorder job ran, by the replica that ran them. */
+const ranBy: Record<string, string[]> = {}
+
+/** An exclusive job that records which replica ran which slot (its env says which). */
+const recorder = Jobs.make({
+  name: "replicas.record",
+  cron: "* * * * *",
+  exclusive: true,
+  timeout: "10 seconds",
+  run: async (slot, ctx) => {
+    const replica = (ctx.env as unknown as { REPLICA: string }).REPLICA
+    ranBy[replica]?.push(slot.toISOString())
+  },
+})
+
+describe("two container replicas on one SQLite file", () => {
+  let url: string
+  const clients: Client[] = []
+  const replicas: Runtime[] = []
+  /** Each replica's injected clock. */
+  const clocks: number[] = []
+
+  beforeAll(async () => {
+    const first = await migratedDatabase()
+    url = first.url
+    clients.push(first.client, await openDatabase(url))
+    // Each replica has its own client (its own SQLite connections) and its own clock: the slot plus a few seconds.
+    for (const [i, client] of clients.entries()) {
+      const name = `replica-${i}`
+      ranBy[name] = []
+      clocks[i] = FIRST
+      const vars = { ADMIN_TOKEN: TOKEN, REPLICA: name }
+      replicas.push(createRuntime({ jobs: Jobs.registry([...jobs, recorder]), client, vars, now: () => clocks[i]! }))
+    }
+  })
+  afterAll(() => {
+    for (const client of clients) client.close()
+  })
+
+  it("runs every exclusive job exactly once per slot across both, through 25 slots", async () => {
+    const db = replicas[0]!.env.DB
+    await db
+      .prepare("INSERT INTO usage_events (account, quantity, at) VALUES ('acme', 2, ?), ('acme', 3, ?)")
+      .bind(FIRST + 30_000, FIRST + 10 * MINUTE)
+      .run()
+    await db.prepare("INSERT INTO trials (account, due_at) VALUES ('acme', ?)").bind(FIRST).run()
+
+    const outcomes: Array<{ slot: number; job: string; status: string }> = []
+    for (const slot of SLOTS) {
+      // Each replica's clock a little past the slot, as two hosts' timers would be.
+      for (const i of replicas.keys()) clocks[i] = slot + 1_000 + i * 700
+      const beats = await Promise.all(replicas.map((replica) => replica.beat(slot)))
+      for (const beat of beats) for (const { job, status } of beat) outcomes.push({ slot, job, status })
+    }
+
+    const exclusive = [...jobs, recorder].filter((job) => job.exclusive)
+    for (const slot of SLOTS) {
+      for (const job of exclusive.filter((job) => job.schedule.matches(slot))) {
+        const ran = outcomes.filter((o) => o.slot === slot && o.job === job.name && o.status === "ran")
+        expect(ran, `${job.name} at ${new Date(slot).toISOString()}`).toHaveLength(1)
+      }
+    }
+    // The daily job had its one slot; the recorder ran 25 slots, split between the replicas.
+    expect(outcomes.filter((o) => o.job === "billing.close-expired-trials" && o.status === "ran")).toHaveLength(1)
+    const recorded = [...ranBy["replica-0"]!, ...ranBy["replica-1"]!].sort()
+    expect(recorded).toEqual(SLOTS.map((slot) => new Date(slot).toISOString()))
+    // The work itself happened once: the usage is counted once, the trial closed once.
+    expect(await db.prepare("SELECT quantity FROM usage_totals WHERE account = 'acme'").first("quantity")).toBe(5)
+    expect(await db.prepare("SELECT closed_at FROM trials WHERE account = 'acme'").first("closed_at")).toBe(
+      Date.UTC(2026, 10, 30, 3, 0),
+    )
+  })
+
+  it("answers admin's run-now with 200 on one replica and 409 on the other for the same slot", async () => {
+    const app = createApp({ jobs, consumers })
+    const servers = await Promise.all(
+      replicas.map((replica) => listen(app, replica.env, replica.executionContext, { port: 0, hostname: "127.0.0.1" })),
+    )
+    try {
+      // Both requests must name the same minute: not within the last 2 s of one (a bounded wait).
+      while (Date.now() % MINUTE > MINUTE - 2_000) await new Promise((done) => setTimeout(done, 250))
+      const runNow = (base: string) =>
+        fetch(`${base}/admin/jobs/billing.roll-up-usage/run`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${TOKEN}` },
+        })
+      const first = await runNow(servers[0]!.url)
+      const second = await runNow(servers[1]!.url)
+      expect(first.status).toBe(200)
+      expect(await first.json()).toMatchObject({ job: "billing.roll-up-usage", status: "ran" })
+      expect(second.status).toBe(409)
+      expect(second.headers.get("content-type")).toBe("application/problem+json")
+    } finally {
+      await Promise.all(servers.map((server) => server.close(5_000)))
+    }
+  })
+})
