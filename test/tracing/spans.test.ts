@@ -76,6 +76,24 @@ describe("the job.run span on the Worker", () => {
     expect(inner.spans[0]?.attributes["job.outcome"]).toBe("ran")
   })
 
+  it("sets no attributes on a span the invocation does not trace (isTraced false), and still runs the work", async () => {
+    const calls: string[] = []
+    const untracedSpan = {
+      isTraced: false,
+      setAttribute: () => calls.push("setAttribute"),
+      recordException: () => calls.push("recordException"),
+      setStatus: () => calls.push("setStatus"),
+    }
+    const fake = { enterSpan: ((_name: string, work: (span: unknown) => unknown) => work(untracedSpan)) as never }
+    const result = await Jobs.run(
+      job(() => Promise.reject(new Error("boom"))),
+      SLOT,
+      { env, tracer: workersTracer(fake) },
+    )
+    expect(result.status).toBe("failed")
+    expect(calls).toEqual([])
+  })
+
   it("runs inside the real Workers tracing, which the Worker entry installs", async () => {
     // The test runtime's spans are not traced (isTraced is false), but the calls are the real ones.
     const result = await Jobs.run(

@@ -1,5 +1,5 @@
 import { tracing } from "cloudflare:workers"
-import type { Tracer } from "./tracer.ts"
+import type { SpanLike, Tracer } from "./tracer.ts"
 
 /** The part of cloudflare:workers' `tracing` slotwise calls; a test hands in a fake. */
 export type WorkersTracing = Pick<Tracing, "enterSpan">
@@ -9,5 +9,8 @@ export type WorkersTracing = Pick<Tracing, "enterSpan">
  * the invocation's span, ended when the work settles (enterSpan does that).
  */
 export const workersTracer = (workers: WorkersTracing = tracing): Tracer => ({
-  enterSpan: (name, work) => workers.enterSpan(name, (span) => work(span)),
+  // An invocation that is not traced records nothing: its attributes are not worth a call each.
+  enterSpan: (name, work) => workers.enterSpan(name, (span) => work(span.isTraced === false ? untraced : span)),
 })
+
+const untraced: SpanLike = { setAttribute() {}, recordException() {}, setStatus() {} }
