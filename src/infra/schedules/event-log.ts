@@ -1,6 +1,10 @@
+import { chunks, MAX_BINDINGS } from "./bindings.ts"
 import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "./events.ts"
 
 type Exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlStorageValue[]) => T[]
+
+/** Six bound values an event, within the statement's MAX_BINDINGS. */
+const EVENTS_PER_STATEMENT = Math.floor(MAX_BINDINGS / 6)
 
 /** Event `seq` lives in slot (seq - 1) % EVENT_LOG_LIMIT: the log is a ring, so seqs 1..N fill slots 0..N-1. */
 export const slotOf = (seq: number) => (seq - 1) % EVENT_LOG_LIMIT
@@ -20,7 +24,7 @@ export class EventLog {
     this.appendAll(events.map((event) => ({ event, at: now })))
   }
 
-  /** Appends events each at its own time, in one statement (a JSON list: one bound parameter however many). */
+  /** Appends events each at its own time, a statement per EVENTS_PER_STATEMENT. */
   appendAll(events: ReadonlyArray<{ event: EventDraft; at: number }>): void {
     if (events.length === 0) return
     let seq = this.newest ?? this.findNewest()
@@ -28,21 +32,14 @@ export class EventLog {
       seq++
       return [slotOf(seq), seq, at, event.scheduleId, event.type, JSON.stringify(event.data)]
     })
-    // One event takes plain values; more come as one JSON list (one bound parameter, a read per row).
-    const values =
-      rows.length === 1
-        ? { source: "VALUES (?, ?, ?, ?, ?, ?)", bindings: rows[0] as SqlStorageValue[] }
-        : {
-            source: `SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5
-              FROM json_each(?) AS j WHERE true`,
-            bindings: [JSON.stringify(rows)],
-          }
-    this.exec(
-      `INSERT INTO events (slot, seq, at, schedule_id, type, data) ${values.source}
-       ON CONFLICT (slot) DO UPDATE SET seq = excluded.seq, at = excluded.at, schedule_id = excluded.schedule_id,
-         type = excluded.type, data = excluded.data`,
-      ...values.bindings,
-    )
+    for (const part of chunks(rows, EVENTS_PER_STATEMENT)) {
+      this.exec(
+        `INSERT INTO events (slot, seq, at, schedule_id, type, data) VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
+         ON CONFLICT (slot) DO UPDATE SET seq = excluded.seq, at = excluded.at, schedule_id = excluded.schedule_id,
+           type = excluded.type, data = excluded.data`,
+        ...part.flat(),
+      )
+    }
     this.newest = seq
   }
 

@@ -1,3 +1,4 @@
+import { chunks, MAX_BINDINGS } from "./bindings.ts"
 import type { ScheduleState } from "./contract.ts"
 import type { Change } from "./core.ts"
 import { EventLog } from "./event-log.ts"
@@ -182,15 +183,14 @@ export class ScheduleStore {
     return row ? toRow(row) : undefined
   }
 
-  /** The rows of `ids` as stored now, by id, in one read (a JSON list: one bound parameter however many). */
+  /** The rows of `ids` as stored now, by id: one read per MAX_BINDINGS ids. */
   getMany(ids: readonly string[]): Map<string, ScheduleRow> {
     if (ids.length === 1) {
       const row = this.get(ids[0] as string)
       return new Map(row ? [[row.id, row]] : [])
     }
-    const rows = this.exec(
-      `SELECT ${COLUMNS} FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
-      JSON.stringify(ids),
+    const rows = chunks(ids, MAX_BINDINGS).flatMap((part) =>
+      this.exec(`SELECT ${COLUMNS} FROM schedules WHERE id IN (${part.map(() => "?").join(", ")})`, ...part),
     )
     return new Map(rows.map((row) => [row.id as string, toRow(row)]))
   }
@@ -231,7 +231,7 @@ export class ScheduleStore {
 
   /**
    * Writes the changed columns of each (before, after) pair, as update() does; the rows that change
-   * the same columns share one statement, their values passed as one JSON list.
+   * the same columns share a statement (one per MAX_BINDINGS values), their values as a VALUES list.
    */
   updateMany(pairs: ReadonlyArray<readonly [ScheduleRow, ScheduleRow]>): void {
     const groups = new Map<string, { fields: Field[]; rows: Array<Record<string, unknown>> }>()
@@ -244,7 +244,7 @@ export class ScheduleStore {
       groups.set(key, group)
     }
     for (const { fields, rows } of groups.values()) {
-      // One row is a plain point update: the JSON list costs a read per row.
+      // One row is a plain point update: a VALUES list costs a read per row.
       if (rows.length === 1) {
         const [row] = rows as [Record<string, unknown>]
         this.exec(
@@ -254,11 +254,16 @@ export class ScheduleStore {
         )
         continue
       }
-      const set = fields.map((field) => `${COLUMN_OF[field]} = j.value ->> '$.${field}'`).join(", ")
-      this.exec(
-        `UPDATE schedules SET ${set} FROM json_each(?) AS j WHERE schedules.id = j.value ->> '$.id'`,
-        JSON.stringify(rows),
-      )
+      // Bound values, not a JSON list: SQLite counts a read for every JSON element as well as the row.
+      const set = fields.map((field, i) => `${COLUMN_OF[field]} = v.column${i + 2}`).join(", ")
+      for (const part of chunks(rows, Math.floor(MAX_BINDINGS / (fields.length + 1)))) {
+        this.exec(
+          `UPDATE schedules SET ${set}
+           FROM (VALUES ${part.map(() => `(${["?", ...fields.map(() => "?")].join(", ")})`).join(", ")}) AS v
+           WHERE schedules.id = v.column1`,
+          ...part.flatMap((row) => [row.id, ...fields.map((field) => row[field])] as SqlStorageValue[]),
+        )
+      }
     }
   }
 

@@ -1,0 +1,6 @@
+/** Durable Object SQLite takes at most 100 bound parameters in one statement. */
+export const MAX_BINDINGS = 100
+
+/** `items` in consecutive parts of at most `size` (a statement's share of MAX_BINDINGS). */
+export const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
