@@ -38,6 +38,8 @@ export default defineConfig(async () => {
       // so does the container profile's suite (test/node/vitest.config.ts).
       exclude: [...configDefaults.exclude, "test/browser/**", "test/adopter/**", "test/node/**"],
       setupFiles: ["./test/support/apply-migrations.ts"],
+      // Local HTTP receivers for the webhook tests that must go through workerd's real fetch.
+      globalSetup: ["./test/support/webhook-receivers.ts"],
       testTimeout: 30_000,
     },
   }

@@ -40,6 +40,14 @@ export const usageReport = Schedules.consumer<UsageReportPayload>({
   },
 })
 
+/** Why a 3xx answer is a failed attempt: its status and where it pointed, resolved against `url`. */
+function redirectRefused(url: string, res: Response): string {
+  const location = res.headers.get("location")
+  if (location === null) return `POST ${url} answered ${res.status} without a Location, and redirects are not followed`
+  const target = URL.canParse(location, url) ? new URL(location, url).href : location
+  return `POST ${url} answered ${res.status}, a redirect to ${target}, which is not followed`
+}
+
 export type UsageWebhookPayload = { account: string; url: string }
 
 /** Every minute per subscribed account: POSTs the rolled-up usage to the account's webhook. */
@@ -57,6 +65,8 @@ export const usageWebhook = Schedules.consumer<UsageWebhookPayload>({
       res = await fetch(url, {
         method: "POST",
         signal,
+        // Never followed: a redirect would carry the body and key to wherever Location names, past the url rule.
+        redirect: "manual",
         // The receiver dedupes on the key: a retried occurrence carries the same one.
         headers: { "content-type": "application/json", "idempotency-key": delivery.idempotencyKey },
         body: JSON.stringify({ account, quantity: total?.quantity ?? 0, throughSlot: total?.throughSlot ?? null }),
@@ -66,6 +76,7 @@ export const usageWebhook = Schedules.consumer<UsageWebhookPayload>({
     }
     await res.body?.cancel()
     if (res.ok) return
+    if (res.status >= 300 && res.status < 400) return Schedules.retry(redirectRefused(url, res))
     // A status no later attempt cures stops the schedule until it is fixed and resumed.
     if (!Retry.isRetryableStatus(res.status)) return Schedules.terminal(`POST ${url} answered ${res.status}`)
     return Schedules.retry(`POST ${url} answered ${res.status}`)
