@@ -12,7 +12,7 @@ export function createApp({ jobs, consumers }: AdminOptions) {
     .use("/billing/*", adminDoor)
     // The slice's routes that write a schedule stream: 501 before anything is written where there are none (Node).
     .on("POST", ["/billing/trials", "/billing/usage"], streamsRequired)
-    .put("/billing/usage/:account/webhook", streamsRequired)
+    .on(["GET", "PUT", "DELETE"], "/billing/usage/:account/webhook", streamsRequired)
     .route("/billing", billingRoutes)
     .get("/admin/", (c) => c.redirect("/admin", 308))
     .route("/admin", admin({ jobs, consumers }))

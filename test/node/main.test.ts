@@ -105,6 +105,8 @@ describe("src/main.ts, two processes on one database file", () => {
       await call("POST", "/billing/usage", { account: "acme", quantity: 3 }),
       await call("POST", "/billing/trials", { account: "acme", dueAt: "2036-01-01T00:00:00Z" }),
       await call("PUT", "/billing/usage/acme/webhook", { url: "https://example.com/hook" }),
+      await call("GET", "/billing/usage/acme/webhook"),
+      await call("DELETE", "/billing/usage/acme/webhook"),
       await call("GET", "/admin/streams"),
       await call("PUT", "/admin/streams/acme/schedules/ping", { consumer: "billing.usage-report", after: "1 minute" }),
     ]

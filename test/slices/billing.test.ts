@@ -91,6 +91,8 @@ describe("the billing routes are behind the admin door", () => {
     { method: "POST", path: "/billing/trials", body: { account: ACCOUNT, dueAt: "2100-02-01T00:00:00Z" } },
     { method: "POST", path: "/billing/usage", body: { account: ACCOUNT, quantity: 1 } },
     { method: "PUT", path: `/billing/usage/${ACCOUNT}/webhook`, body: { url: "https://hooks.example.com/usage" } },
+    { method: "GET", path: `/billing/usage/${ACCOUNT}/webhook` },
+    { method: "DELETE", path: `/billing/usage/${ACCOUNT}/webhook` },
     { method: "GET", path: `/billing/usage/${ACCOUNT}` },
     { method: "GET", path: "/billing/nothing-here" },
   ]
@@ -100,6 +102,7 @@ describe("the billing routes are behind the admin door", () => {
         env.DB.prepare("SELECT * FROM trials WHERE account = ?").bind(ACCOUNT),
         env.DB.prepare("SELECT * FROM usage_events WHERE account = ?").bind(ACCOUNT),
         env.DB.prepare("SELECT * FROM schedule_streams WHERE name = ?").bind(ACCOUNT),
+        env.DB.prepare("SELECT * FROM usage_webhooks WHERE account = ?").bind(ACCOUNT),
       ])
     ).map((result) => result.results),
     objects: (await listDurableObjectIds(env.SCHEDULES)).length,

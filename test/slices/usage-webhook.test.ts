@@ -56,12 +56,19 @@ const MINUTE = 60_000
 let accounts = 0
 const account = () => `hook-acct-${++accounts}`
 
-const subscribe = (name: string, body: unknown) =>
-  exports.default.fetch(`http://slotwise.test/billing/usage/${name}/webhook`, {
+/** Each account's webhook schedule id, as its last subscribe answered it; an admin-upserted one is "usage-webhook". */
+const ids = new Map<string, string>()
+const idOf = (name: string) => ids.get(name) ?? "usage-webhook"
+
+async function subscribe(name: string, body: unknown) {
+  const res = await exports.default.fetch(`http://slotwise.test/billing/usage/${name}/webhook`, {
     method: "PUT",
     headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
     body: JSON.stringify(body),
   })
+  if (res.ok) ids.set(name, ((await res.clone().json()) as ScheduleView).id)
+  return res
+}
 
 /** The route as a deployed Worker answers it: no SLOTWISE_LOCAL. */
 const subscribeDeployed = (name: string, url: string) =>
@@ -75,7 +82,7 @@ type Stub = Pick<ScheduleStream, "tick" | "get" | "events">
 const streamOf = (name: string) => env.SCHEDULES.get(env.SCHEDULES.idFromName(name)) as unknown as Stub
 
 async function viewOf(name: string): Promise<ScheduleView> {
-  const reply = await streamOf(name).get(name, "usage-webhook")
+  const reply = await streamOf(name).get(name, idOf(name))
   if (!reply.ok) throw new Error(JSON.stringify(reply.error))
   return reply.value
 }
@@ -94,7 +101,8 @@ async function deliverDue(name: string) {
   return streamOf(name).tick(view.eligibleAt)
 }
 
-const keyOf = (name: string, occurrence: number) => `schedule:${name}/usage-webhook:${occurrence}`
+const keyOf = (name: string, occurrence: number) => `schedule:${name}/${idOf(name)}:${occurrence}`
+const WEBHOOK_ID = /^usage-webhook-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 describe("PUT /billing/usage/:account/webhook", () => {
   it("creates a per-minute billing.usage-webhook schedule in the account's stream, and a new url replaces it", async () => {
@@ -102,7 +110,7 @@ describe("PUT /billing/usage/:account/webhook", () => {
     const { name, schedule } = await subscribed()
     expect(schedule).toMatchObject({
       stream: name,
-      id: "usage-webhook",
+      id: expect.stringMatching(WEBHOOK_ID),
       consumer: usageWebhook.name,
       timing: { kind: "every", everyMs: MINUTE },
       payload: { account: name, url: HOOK },
@@ -116,6 +124,7 @@ describe("PUT /billing/usage/:account/webhook", () => {
     const moved = await subscribe(name, { url: "https://other.example.com/hook?x=1" })
     expect(moved.status).toBe(200)
     expect(await moved.json()).toMatchObject({
+      id: schedule.id,
       payload: { account: name, url: "https://other.example.com/hook?x=1" },
       nextAt: schedule.nextAt,
       occurrence: 1,
@@ -385,15 +394,17 @@ describe("the billing.usage-webhook consumer", () => {
       lastError: `POST ${HOOK} answered ${status}`,
       retryAt: null,
     })
-    const events = await streamOf(name).events(name, { scheduleId: "usage-webhook", limit: 5 })
+    const events = await streamOf(name).events(name, { scheduleId: idOf(name), limit: 5 })
     if (!events.ok) throw new Error("no events")
     expect(events.value[0]).toMatchObject({ type: "schedule/failed", data: { terminal: true } })
 
     // Nothing more is sent until the account fixes its url (a new PUT restarts the schedule).
     expect(await streamOf(name).tick(view.nextAt + 10 * MINUTE)).toMatchObject({ claimed: 0 })
     expect(received).toHaveLength(1)
+    // A failed schedule is not reused: the new subscription has its own id, so its own keys.
     const fixed = await subscribe(name, { url: `${HOOK}/v2` })
-    expect(await fixed.json()).toMatchObject({ state: "scheduled", payload: { url: `${HOOK}/v2` } })
+    expect(await fixed.json()).toMatchObject({ state: "scheduled", occurrence: 1, payload: { url: `${HOOK}/v2` } })
+    expect(idOf(name)).not.toBe(view.id)
   })
 })
 
@@ -419,5 +430,55 @@ describe("the billing.usage-webhook consumer through workerd's own fetch", () =>
       ["POST", keyOf(name, 1)],
     ])
     expect(await seenBy(target, path)).toEqual([])
+  })
+})
+
+describe("a webhook subscribed again", () => {
+  const admin = (name: string, id: string, action: "cancel" | "remove") =>
+    action === "cancel"
+      ? adminFetch(`/admin/streams/${name}/schedules/${id}/cancel`, { method: "POST" })
+      : adminFetch(`/admin/streams/${name}/schedules/${id}`, { method: "DELETE" })
+
+  it("after its schedule was removed (as the retention window does), starts keys the receiver has never seen", async () => {
+    const { name, schedule } = await subscribed()
+    await deliverDue(name)
+    expect((await admin(name, schedule.id, "cancel")).status).toBe(200)
+    expect((await admin(name, schedule.id, "remove")).status).toBe(200)
+
+    const again = await subscribe(name, { url: HOOK })
+    expect(again.status).toBe(200)
+    const renewed = (await again.json()) as ScheduleView
+    expect(renewed).toMatchObject({ id: expect.stringMatching(WEBHOOK_ID), occurrence: 1, state: "scheduled" })
+    expect(renewed.id).not.toBe(schedule.id)
+    await deliverDue(name)
+    await deliverDue(name)
+    const keys = received.map((r) => r.idempotencyKey)
+    expect(keys).toEqual([
+      `schedule:${name}/${schedule.id}:1`,
+      `schedule:${name}/${renewed.id}:1`,
+      `schedule:${name}/${renewed.id}:2`,
+    ])
+  })
+
+  it("GET finds the account's webhook, DELETE unsubscribes it, and a new subscribe gets a new id", async () => {
+    const hookOf = (name: string, method: "GET" | "DELETE") => adminFetch(`/billing/usage/${name}/webhook`, { method })
+    const nobody = account()
+    expect((await hookOf(nobody, "GET")).status).toBe(404)
+    expect((await hookOf(nobody, "DELETE")).status).toBe(404)
+
+    const { name, schedule } = await subscribed()
+    expect(await (await hookOf(name, "GET")).json()).toMatchObject({ id: schedule.id, state: "scheduled" })
+    const gone = await hookOf(name, "DELETE")
+    expect(gone.status).toBe(200)
+    expect(await gone.json()).toMatchObject({ id: schedule.id, state: "cancelled" })
+    // A second unsubscribe changes nothing.
+    expect(await (await hookOf(name, "DELETE")).json()).toMatchObject({ id: schedule.id, state: "cancelled" })
+    expect(await streamOf(name).tick(schedule.nextAt + MINUTE)).toMatchObject({ claimed: 0 })
+
+    const again = (await (await subscribe(name, { url: HOOK })).json()) as ScheduleView
+    expect(again).toMatchObject({ id: expect.stringMatching(WEBHOOK_ID), state: "scheduled" })
+    expect(again.id).not.toBe(schedule.id)
+    expect(await (await hookOf(name, "GET")).json()).toMatchObject({ id: again.id })
+    expect(received).toEqual([])
   })
 })

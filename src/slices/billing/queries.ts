@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm"
 import type { Database } from "./db.ts"
-import { trialReminders, trials, usageEvents, usageTotals } from "./schema.ts"
+import { trialReminders, trials, usageEvents, usageTotals, usageWebhooks } from "./schema.ts"
 
 /** Closes every open trial due as of `slot`; a missed day is closed by the next slot. */
 export async function closeTrialsDueAt(db: Database, slot: number): Promise<number> {
@@ -61,3 +61,27 @@ export const recordReminder = (
 
 export const remindersOf = (db: Database, account: string) =>
   db.select().from(trialReminders).where(eq(trialReminders.account, account)).all()
+
+export const webhookOf = (db: Database, account: string) =>
+  db.select().from(usageWebhooks).where(eq(usageWebhooks.account, account)).get()
+
+/**
+ * Records `scheduleId` as the account's webhook if its current one is still `previous` (null: none
+ * yet), in one statement; false when a concurrent subscribe recorded its own first.
+ */
+export async function replaceWebhook(
+  db: Database,
+  account: string,
+  scheduleId: string,
+  previous: string | null,
+): Promise<boolean> {
+  const written =
+    previous === null
+      ? await db.insert(usageWebhooks).values({ account, scheduleId }).onConflictDoNothing().returning()
+      : await db
+          .update(usageWebhooks)
+          .set({ scheduleId })
+          .where(and(eq(usageWebhooks.account, account), eq(usageWebhooks.scheduleId, previous)))
+          .returning()
+  return written.length === 1
+}

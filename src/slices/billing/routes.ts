@@ -12,6 +12,7 @@ import {
 } from "./consumers.ts"
 import { database } from "./db.ts"
 import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
+import { currentWebhook, subscriptionId } from "./webhook-subscription.ts"
 import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "./webhook-url.ts"
 
 // An account names its own schedule stream, so it follows the stream-name rule.
@@ -70,9 +71,10 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
       const refused = webhookUrlProblem(url, c.env)
       if (refused) return problem(c, 400, "Invalid input", `url: ${refused}`, { field: "url" })
       const payload: UsageWebhookPayload = { account, url }
-      // One webhook per account, every minute; a new url replaces the old one.
-      const schedule = await Schedules.stream(c.env.SCHEDULES, account).upsert({
-        id: "usage-webhook",
+      const stream = Schedules.stream(c.env.SCHEDULES, account)
+      // One webhook per account, every minute; a new url replaces the old one, a new subscription gets a new id.
+      const schedule = await stream.upsert({
+        id: await subscriptionId(database(c.env.DB), stream, account),
         consumer: usageWebhook.name,
         every: "1 minute",
         payload,
@@ -80,6 +82,21 @@ export const billingRoutes = new Hono<{ Bindings: Env }>()
       return c.json(schedule)
     },
   )
+  .get("/usage/:account/webhook", validate("param", z.object({ account })), async (c) => {
+    const { account } = c.req.valid("param")
+    const hook = await currentWebhook(database(c.env.DB), Schedules.stream(c.env.SCHEDULES, account), account)
+    if (!hook) return problem(c, 404, "Not found", `account ${account} has no webhook`)
+    return c.json(hook)
+  })
+  .delete("/usage/:account/webhook", validate("param", z.object({ account })), async (c) => {
+    const { account } = c.req.valid("param")
+    const stream = Schedules.stream(c.env.SCHEDULES, account)
+    const hook = await currentWebhook(database(c.env.DB), stream, account)
+    if (!hook) return problem(c, 404, "Not found", `account ${account} has no webhook`)
+    // Unsubscribing stops it; the row stays for the stream's retention window, and a later subscribe gets a new id.
+    const stopped = hook.state === "scheduled" || hook.state === "failed" ? await stream.cancel(hook.id) : hook
+    return c.json(stopped)
+  })
   .get("/usage/:account", validate("param", z.object({ account })), async (c) => {
     const { account } = c.req.valid("param")
     const total = await usageTotalOf(database(c.env.DB), account)

@@ -29,3 +29,9 @@ export const trialReminders = sqliteTable("trial_reminders", {
   trialId: integer("trial_id").notNull(),
   sentAt: integer("sent_at").notNull(),
 })
+
+/** migrations/0007_billing_usage_webhooks.sql */
+export const usageWebhooks = sqliteTable("usage_webhooks", {
+  account: text("account").primaryKey(),
+  scheduleId: text("schedule_id").notNull(),
+})
