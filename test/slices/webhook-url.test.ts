@@ -1,0 +1,117 @@
+import { env } from "cloudflare:workers"
+import { describe, expect, inject, it } from "vitest"
+import { usageWebhook } from "../../src/slices/billing/index.ts"
+import { adminFetch } from "../support/admin.ts"
+import {
+  account,
+  deliverDue,
+  fakeReceiver,
+  keyOf,
+  subscribe,
+  subscribeDeployed,
+  subscribed,
+  viewOf,
+} from "../support/webhook.ts"
+import type { Seen } from "../support/webhook-receivers.ts"
+
+const receiver = fakeReceiver()
+
+describe("the webhook url rule: no loopback, private, link-local or unique-local address", () => {
+  const PRIVATE_HOSTS: [string, string][] = [
+    ["https://127.0.0.1/usage", "loopback"],
+    ["https://127.1.2.3/usage", "loopback"],
+    ["https://0x7f.1/usage", "loopback"],
+    ["https://2130706433/usage", "loopback"],
+    ["https://localhost/usage", "loopback"],
+    ["https://[::1]/usage", "loopback"],
+    ["https://[::ffff:127.0.0.1]/usage", "loopback"],
+    ["https://[::ffff:7f00:1]/usage", "loopback"],
+    ["https://0.0.0.0/usage", "unspecified"],
+    ["https://[::]/usage", "unspecified"],
+    ["https://169.254.169.254/latest/meta-data", "link-local"],
+    ["https://[fe80::1]/usage", "link-local"],
+    ["https://10.1.2.3/usage", "private"],
+    ["https://172.16.0.1/usage", "private"],
+    ["https://172.31.255.255/usage", "private"],
+    ["https://192.168.1.1/usage", "private"],
+    ["https://[::ffff:192.168.1.1]/usage", "private"],
+    ["https://[64:ff9b::10.0.0.1]/usage", "private"],
+    ["https://100.64.0.1/usage", "shared (carrier-grade NAT)"],
+    ["https://[fc00::1]/usage", "unique-local"],
+    ["https://[fd12:3456::1]/usage", "unique-local"],
+  ]
+
+  it.each(PRIVATE_HOSTS)("refuses %s (a %s address) on a deployed Worker with 400 naming url", async (url, kind) => {
+    const name = account()
+    const res = await subscribeDeployed(name, url)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({
+      field: "url",
+      detail: expect.stringContaining(`url: must not name ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} address`),
+    })
+    expect(await env.DB.prepare("SELECT name FROM schedule_streams WHERE name = ?").bind(name).first()).toBeNull()
+  })
+
+  it("running locally, accepts 127.0.0.1 over http and https and refuses every other private address", async () => {
+    for (const url of ["http://127.0.0.1:9/usage", "https://127.0.0.1:9/usage"]) {
+      expect((await subscribe(account(), { url })).status, url).toBe(200)
+    }
+    for (const [url, kind] of PRIVATE_HOSTS.filter(([url]) => new URL(url).hostname !== "127.0.0.1")) {
+      const res = await subscribe(account(), { url })
+      expect(res.status, url).toBe(400)
+      expect(await res.json()).toMatchObject({ field: "url", detail: expect.stringContaining(` ${kind} address (`) })
+    }
+  })
+
+  it.each([
+    "https://8.8.8.8/usage",
+    "https://172.32.0.1/usage",
+    "https://192.169.0.1/usage",
+    "https://[2606:4700:4700::1111]/usage",
+    "https://[::ffff:8.8.8.8]/usage",
+    "https://10.example.com/usage",
+  ])("accepts the public %s on a deployed Worker", async (url) => {
+    expect((await subscribeDeployed(account(), url)).status).toBe(200)
+  })
+
+  it("stops a schedule stored with a private address before the rule (terminal failed), posting nothing", async () => {
+    const name = account()
+    const url = "https://169.254.169.254/latest/meta-data"
+    const put = await adminFetch(`/admin/streams/${name}/schedules/usage-webhook`, {
+      method: "PUT",
+      body: JSON.stringify({ consumer: usageWebhook.name, every: "1 minute", payload: { account: name, url } }),
+    })
+    expect(put.status).toBe(200)
+    expect(await deliverDue(name)).toMatchObject({ claimed: 1, delivered: 0, retried: 0, failed: 1 })
+    expect(await viewOf(name)).toMatchObject({
+      state: "failed",
+      lastError: `url ${url} must not name a link-local address (169.254.169.254); only a public host (127.0.0.1 only when running locally, SLOTWISE_LOCAL=1)`,
+    })
+    expect(receiver.received).toEqual([])
+  })
+})
+
+describe("the billing.usage-webhook consumer through workerd's own fetch", () => {
+  const seenBy = async (origin: string, path: string) =>
+    ((await (await fetch(`${origin}/seen`)).json()) as Seen[]).filter((request) => request.path === path)
+
+  it("does not follow a 307: the attempt is a retry naming the redirect and its target, and the target sees nothing", async () => {
+    // The real fetch, so following (or not) is workerd's own redirect handling.
+    receiver.restore()
+    const { redirector, target } = inject("webhookReceivers")
+    const path = `/usage/${crypto.randomUUID()}`
+    const { name } = await subscribed(`${redirector}${path}`)
+
+    expect(await deliverDue(name)).toMatchObject({ claimed: 1, delivered: 0, retried: 1, failed: 0 })
+    expect(await viewOf(name)).toMatchObject({
+      state: "scheduled",
+      occurrence: 1,
+      attempts: 1,
+      lastError: `POST ${redirector}${path} answered 307, a redirect to ${target}${path}, which is not followed`,
+    })
+    expect((await seenBy(redirector, path)).map((r) => [r.method, r.idempotencyKey])).toEqual([
+      ["POST", keyOf(name, 1)],
+    ])
+    expect(await seenBy(target, path)).toEqual([])
+  })
+})
