@@ -23,6 +23,7 @@ const lease = (runs: RunRecord[], lastSlot = runs.at(-1)?.slot ?? 0, leaseUntil:
   lastSlot,
   leaseUntil,
   holder: leaseUntil === null ? null : "holder",
+  lowerSlot: null,
   lastRunSlot: null,
   lastRunId: null,
   lastOutcome: null,
