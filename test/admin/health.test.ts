@@ -51,6 +51,15 @@ describe("GET /admin/health", () => {
     expect(view.ok).toBe(true)
   })
 
+  it("says ahead, and not ok, when a slot was claimed in the future (a clock that jumped), not alive", async () => {
+    const now = Date.now()
+    const tomorrow = minute(now) + 86_400_000
+    await setLease(alarmWatchdog.name, tomorrow)
+    const view = await health()
+    expect(view.heartbeat).toMatchObject({ status: "ahead", aheadSlot: tomorrow })
+    expect(view.ok).toBe(false)
+  })
+
   it("says late, and not ok, once the every-minute jobs' next slot after the last fire went unclaimed", async () => {
     const lastFire = minute(Date.now()) - 5 * MINUTE
     await setLease(alarmWatchdog.name, lastFire)

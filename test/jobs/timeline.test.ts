@@ -23,6 +23,7 @@ const lease = (runs: RunRecord[], lastSlot = runs.at(-1)?.slot ?? 0, leaseUntil:
   lastSlot,
   leaseUntil,
   holder: leaseUntil === null ? null : "holder",
+  lowerSlot: null,
   lastRunSlot: null,
   lastRunId: null,
   lastOutcome: null,
@@ -95,11 +96,35 @@ describe("the heartbeat's liveness", () => {
   const fired = (minute: number) => [{ lastSlot: at(minute) }]
 
   it("is alive while the every-minute job's last fire is at most 2 minutes old, late after", () => {
-    expect(heartbeat([watchdog], fired(0), at(2))).toEqual({ status: "alive", lastFiredAt: at(0), missedSlot: null })
+    expect(heartbeat([watchdog], fired(0), at(2))).toEqual({
+      status: "alive",
+      lastFiredAt: at(0),
+      missedSlot: null,
+      aheadSlot: null,
+    })
     expect(heartbeat([watchdog], fired(0), at(2) + 1)).toEqual({
       status: "late",
       lastFiredAt: at(0),
       missedSlot: at(1),
+      aheadSlot: null,
+    })
+  })
+
+  it("says ahead for a slot claimed more than a minute in the future, and judges the last fire by the slots below it", () => {
+    const tomorrow = at(0) + 86_400_000
+    // A replica a day ahead claimed tomorrow's slot; the others' newest claim is kept in lower_slot.
+    const leases = [{ lastSlot: tomorrow, lowerSlot: at(0) }]
+    expect(heartbeat([watchdog], leases, at(1))).toEqual({
+      status: "ahead",
+      lastFiredAt: at(0),
+      missedSlot: null,
+      aheadSlot: tomorrow,
+    })
+    expect(heartbeat([watchdog], [{ lastSlot: at(2), lowerSlot: null }], at(1)).status).toBe("alive")
+    expect(heartbeat([watchdog], [{ lastSlot: at(2) + 1, lowerSlot: null }], at(1))).toMatchObject({
+      status: "ahead",
+      lastFiredAt: null,
+      aheadSlot: at(2) + 1,
     })
   })
 
@@ -114,6 +139,11 @@ describe("the heartbeat's liveness", () => {
 
   it("is unknown with no exclusive job declared or no slot claimed yet", () => {
     expect(heartbeat([job("* * * * *", false)], fired(0), at(10)).status).toBe("unknown")
-    expect(heartbeat([watchdog], [], at(10))).toEqual({ status: "unknown", lastFiredAt: null, missedSlot: null })
+    expect(heartbeat([watchdog], [], at(10))).toEqual({
+      status: "unknown",
+      lastFiredAt: null,
+      missedSlot: null,
+      aheadSlot: null,
+    })
   })
 })

@@ -111,3 +111,67 @@ describe("two container replicas on one SQLite file", () => {
     }
   })
 })
+
+describe("three container replicas on one SQLite file, one with a clock a day ahead", () => {
+  const DAY = 24 * 60 * MINUTE
+  const names = ["correct-0", "correct-1", "ahead"]
+  /** Which replica ran which slot of the skew job. */
+  const runs: Array<{ replica: string; slot: number }> = []
+  const skewed = Jobs.make({
+    name: "replicas.skew",
+    cron: "* * * * *",
+    exclusive: true,
+    timeout: "10 seconds",
+    run: async (slot, ctx) => {
+      runs.push({ replica: (ctx.env as unknown as { REPLICA: string }).REPLICA, slot: slot.getTime() })
+    },
+  })
+  const clients: Client[] = []
+  const replicas: Runtime[] = []
+  const clocks: number[] = []
+
+  beforeAll(async () => {
+    const first = await migratedDatabase()
+    clients.push(first.client, await openDatabase(first.url), await openDatabase(first.url))
+    for (const [i, client] of clients.entries()) {
+      clocks[i] = FIRST
+      const vars = { REPLICA: names[i] }
+      replicas.push(createRuntime({ jobs: Jobs.registry([skewed]), client, vars, now: () => clocks[i]! }))
+    }
+  })
+  afterAll(() => {
+    for (const client of clients) client.close()
+  })
+
+  it("runs no slot twice, and the correct replicas run every slot, while it claims tomorrow's and after it is corrected", async () => {
+    // 30 slots with the third replica's clock a day ahead (it fires tomorrow's minute), then 10 with it corrected.
+    const minutes = Array.from({ length: 40 }, (_, i) => FIRST + i * MINUTE)
+    const aheadUntil = FIRST + 30 * MINUTE
+    for (const [k, slot] of minutes.entries()) {
+      const skew = (i: number) => (i === 2 && slot < aheadUntil ? DAY : 0)
+      for (const i of replicas.keys()) clocks[i] = slot + skew(i) + 300 + i * 200
+      const fire = (i: number) => replicas[i]!.beat(slot + skew(i))
+      // The order the three fire in changes from minute to minute; every fifth minute they fire at once.
+      if (k % 5 === 4) await Promise.all(replicas.map((_, i) => fire(i)))
+      else
+        for (const i of k % 2 === 0 ? [k % 3, (k + 1) % 3, (k + 2) % 3] : [(k + 2) % 3, (k + 1) % 3, k % 3])
+          await fire(i)
+    }
+
+    const count = new Map<number, number>()
+    for (const { slot } of runs) count.set(slot, (count.get(slot) ?? 0) + 1)
+    expect([...count.values()].filter((n) => n > 1)).toEqual([])
+    // Not one of today's slots is lost to tomorrow's last_slot (the bound for a clock more than 2 x lease ahead):
+    // the correct replicas ran all 30 while the fast one ran tomorrow's, and all 40 ran once.
+    const today = runs.filter(({ slot }) => slot < FIRST + DAY)
+    expect(today.map(({ slot }) => slot).sort((a, b) => a - b)).toEqual(minutes)
+    const whileAhead = today.filter(({ slot }) => slot < aheadUntil)
+    expect(whileAhead.every(({ replica }) => replica !== "ahead")).toBe(true)
+    expect(whileAhead).toHaveLength(30)
+    // The fast replica ran its own (tomorrow's) minutes, each once; corrected, it takes its share of today's.
+    expect(runs.filter(({ slot }) => slot >= FIRST + DAY).map(({ replica }) => replica)).toEqual(
+      Array(30).fill("ahead"),
+    )
+    expect(today.some(({ replica }) => replica === "ahead")).toBe(true)
+  })
+})

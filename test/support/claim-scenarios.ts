@@ -11,6 +11,7 @@ export interface ClaimEngine {
 
 const MINUTE = 60_000
 const LEASE = 2 * MINUTE
+const DAY = 24 * 60 * MINUTE
 // Epoch milliseconds of 2026: past 2^31, so a 32-bit column would overflow.
 const T0 = Date.UTC(2026, 10, 30, 3, 0)
 
@@ -60,6 +61,56 @@ export function claimScenarios(engine: () => ClaimEngine) {
     const live = fresh()
     await claim(live, T0, T0 + LEASE, "run-a")
     expect(await claim(live, T0 + MINUTE, T0 + MINUTE, "run-b")).toBe(false)
+  })
+
+  it("reclaims, at the next slot, a last_slot a clock that jumped wrote more than 2 x lease ahead", async () => {
+    const name = fresh()
+    await claim(name, T0, T0 + 1_000, "run-a")
+    await engine().release(name, "run-a")
+    // A replica a day ahead claims tomorrow's slot and keeps its lease (it crashed, say).
+    expect(await claim(name, T0 + DAY, T0 + DAY + 1_000, "run-ahead")).toBe(true)
+    expect(await claim(name, T0 + MINUTE, T0 + MINUTE + 1_000, "run-b")).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ holder: "run-b", leaseUntil: T0 + MINUTE + 1_000 + LEASE })
+    // The slots after it too, while the fast replica goes on claiming its own, one after another.
+    expect(await claim(name, T0 + DAY + MINUTE, T0 + DAY + MINUTE, "run-ahead-2")).toBe(true)
+    await engine().release(name, "run-ahead-2")
+    expect(await claim(name, T0 + DAY + 2 * MINUTE, T0 + DAY + 2 * MINUTE, "run-ahead-3")).toBe(true)
+    expect(await claim(name, T0 + 2 * MINUTE, T0 + 2 * MINUTE + 1_000, "run-c")).toBe(true)
+  })
+
+  it("never lets a slot claimed before or after a jumped last_slot run again, on time or late", async () => {
+    const name = fresh()
+    await claim(name, T0, T0 + 1_000, "run-a")
+    // The fast replica overwrites run-a's live lease; the same slot from another correct replica, and later, is refused.
+    expect(await claim(name, T0 + DAY, T0 + DAY, "run-ahead")).toBe(true)
+    expect(await claim(name, T0, T0 + 1_500, "run-b")).toBe(false)
+    expect(await claim(name, T0 + MINUTE, T0 + MINUTE + 1_000, "run-c")).toBe(true)
+    expect(await claim(name, T0 + DAY + MINUTE, T0 + DAY + MINUTE, "run-ahead-2")).toBe(true)
+    await engine().release(name, "run-ahead-2")
+    expect(await claim(name, T0 + DAY + 2 * MINUTE, T0 + DAY + 2 * MINUTE, "run-ahead-3")).toBe(true)
+    for (const [slot, now] of [
+      [T0, T0 + 5 * MINUTE],
+      [T0 + MINUTE, T0 + MINUTE + 2_000],
+      [T0 + MINUTE, T0 + 30 * MINUTE],
+    ] as const) {
+      expect(await claim(name, slot, now, `late-${slot}-${now}`), new Date(slot).toISOString()).toBe(false)
+    }
+  })
+
+  it("still refuses a slot below a last_slot ahead by at most 2 x lease, and a claimant whose own clock is far behind", async () => {
+    const name = fresh()
+    await claim(name, T0, T0, "run-a")
+    await engine().release(name, "run-a")
+    // A clock 3 minutes ahead: within 2 x lease (4 minutes), so last_slot < slot protects as ever.
+    expect(await claim(name, T0 + 4 * MINUTE, T0 + 4 * MINUTE, "run-ahead")).toBe(true)
+    await engine().release(name, "run-ahead")
+    expect(await claim(name, T0 + MINUTE, T0 + MINUTE + 1_000, "run-b")).toBe(false)
+    expect(await claim(name, T0 + 5 * MINUTE, T0 + 5 * MINUTE, "run-c")).toBe(true)
+    await engine().release(name, "run-c")
+    // A replica a day behind sees every slot as far ahead of it: it runs none of its own (long past) slots.
+    expect(await claim(name, T0 + 6 * MINUTE - DAY, T0 + 6 * MINUTE - DAY, "run-behind")).toBe(false)
+    expect(await claim(name, T0 + 6 * MINUTE, T0 + 6 * MINUTE - DAY, "run-behind-2")).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + 6 * MINUTE, holder: "run-behind-2" })
   })
 
   it("ignores a release by another holder", async () => {

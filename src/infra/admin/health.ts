@@ -18,7 +18,7 @@ export const healthRoutes = (jobs: readonly Job[]) =>
     const summary = summaryOf(watchdogLease) as WatchSummary | null
     const view: HealthView = {
       now,
-      ok: beat.status !== "late" && (summary?.overdue ?? 0) === 0,
+      ok: (beat.status === "alive" || beat.status === "unknown") && (summary?.overdue ?? 0) === 0,
       heartbeat: { ...beat, ageMs: beat.lastFiredAt === null ? null : now - beat.lastFiredAt },
       watchdog: {
         job: watchdogName,

@@ -35,7 +35,7 @@ export interface JobView {
 
 export interface HealthView {
   now: number
-  /** False when the heartbeat is late or the watchdog's last run found an overdue stream. */
+  /** False when the heartbeat is late or ahead (a slot claimed in the future), or the watchdog's last run found an overdue stream. */
   ok: boolean
   heartbeat: Heartbeat & { ageMs: number | null }
   watchdog: {

@@ -29,7 +29,7 @@ export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"
 export { HEARTBEAT_CRON } from "./heartbeat.ts"
 export { claimSlot, forceRelease, type LeaseStatus, leaseStatus, listLeases, releaseSlot } from "./lease.ts"
-export { type Heartbeat, type HeartbeatStatus, heartbeat, MISSED_AFTER_MS } from "./liveness.ts"
+export { AHEAD_AFTER_MS, type Heartbeat, type HeartbeatStatus, heartbeat, MISSED_AFTER_MS } from "./liveness.ts"
 export {
   lastRunOf,
   RUN_ERROR_MAX,

@@ -5,38 +5,55 @@ import { MINUTE_MS } from "../duration.ts"
 /** A slot no run has claimed this long after it began counts as missed (the heartbeat fires within seconds). */
 export const MISSED_AFTER_MS = MINUTE_MS
 
+/** A claimed slot further than this past now was claimed by a clock that runs ahead (a slot starts at its minute). */
+export const AHEAD_AFTER_MS = MINUTE_MS
+
 /**
  * `alive`: every slot an exclusive job should have claimed since the last fire is still within a
- * minute of its start. `late`: one is missed. `unknown`: no exclusive job is declared, or none has
- * claimed a slot yet, so nothing records the heartbeat.
+ * minute of its start. `late`: one is missed. `ahead`: a slot was claimed more than AHEAD_AFTER_MS in
+ * the future, by a replica whose clock runs ahead. `unknown`: no exclusive job is declared, or none
+ * has claimed a slot yet, so nothing records the heartbeat.
  */
-export type HeartbeatStatus = "alive" | "late" | "unknown"
+export type HeartbeatStatus = "alive" | "late" | "ahead" | "unknown"
 
 export interface Heartbeat {
   status: HeartbeatStatus
-  /** The newest slot any lease row records: when the heartbeat last fired. */
+  /** The newest slot the lease rows record that is not in the future: when the heartbeat last fired. */
   lastFiredAt: number | null
   /** The first slot after that which an exclusive job should have claimed, if it has come. */
   missedSlot: number | null
+  /** The furthest slot claimed more than AHEAD_AFTER_MS in the future, if any. */
+  aheadSlot: number | null
 }
 
 /**
- * Whether the heartbeat fires, from what the leases already record (the newest last_slot): late
- * when an exclusive job's slot after the last fire went unclaimed for more than MISSED_AFTER_MS.
- * With the every-minute watchdog on a Worker, that is a last fire more than 2 minutes old.
+ * Whether the heartbeat fires, from what the leases already record: late when an exclusive job's
+ * slot after the last fire went unclaimed for more than MISSED_AFTER_MS, ahead (whatever else) when
+ * a slot was claimed in the future. A row whose last_slot is in the future counts its lower_slot,
+ * the newest slot claimed below it, as its last fire. With the every-minute watchdog on a Worker,
+ * late is a last fire more than 2 minutes old.
  */
 export function heartbeat(
   jobs: ReadonlyArray<{ exclusive: boolean; schedule: Pick<CronSchedule, "nextAfter"> }>,
-  leases: ReadonlyArray<Pick<JobLease, "lastSlot">>,
+  leases: ReadonlyArray<Pick<JobLease, "lastSlot"> & Partial<Pick<JobLease, "lowerSlot">>>,
   now: number,
 ): Heartbeat {
-  const lastFiredAt = leases.reduce<number | null>((newest, lease) => Math.max(newest ?? 0, lease.lastSlot), null)
+  const ahead = (slot: number) => slot > now + AHEAD_AFTER_MS
+  const aheadSlots = leases.map((lease) => lease.lastSlot).filter(ahead)
+  const aheadSlot = aheadSlots.length === 0 ? null : Math.max(...aheadSlots)
+  const fired = leases
+    .map((lease) => (ahead(lease.lastSlot) ? (lease.lowerSlot ?? null) : lease.lastSlot))
+    .filter((slot): slot is number => slot !== null && !ahead(slot))
+  const lastFiredAt = fired.length === 0 ? null : Math.max(...fired)
   const exclusive = jobs.filter((job) => job.exclusive)
-  if (lastFiredAt === null || exclusive.length === 0) return { status: "unknown", lastFiredAt, missedSlot: null }
+  if (lastFiredAt === null || exclusive.length === 0) {
+    return { status: aheadSlot === null ? "unknown" : "ahead", lastFiredAt, missedSlot: null, aheadSlot }
+  }
   const next = exclusive
     .map((job) => job.schedule.nextAfter(lastFiredAt))
     .filter((slot): slot is number => slot !== undefined)
   const due = Math.min(...next)
   const missed = next.length > 0 && due < now - MISSED_AFTER_MS
-  return { status: missed ? "late" : "alive", lastFiredAt, missedSlot: missed ? due : null }
+  const status = aheadSlot !== null ? "ahead" : missed ? "late" : "alive"
+  return { status, lastFiredAt, missedSlot: missed ? due : null, aheadSlot }
 }

@@ -1,5 +1,5 @@
 import type { Client } from "@libsql/client"
-import { TIMED_OUT, within } from "../deadline.ts"
+import { TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { type Job, Jobs, type RunResult } from "../jobs/index.ts"
 import { d1OverLibsql } from "./d1.ts"
@@ -23,7 +23,10 @@ export interface Runtime {
   readonly executionContext: ExecutionContext
   /** Runs, through Jobs.beat, every job due in the minute of `scheduledTime`, as the Worker's heartbeat does. */
   beat(scheduledTime: number): Promise<Array<{ job: string } & RunResult>>
-  /** Waits at most `ms` for the beats and waitUntil work in flight; answers how many were still running. */
+  /**
+   * Waits at most `ms` for the beats and waitUntil work in flight, including work handed over while
+   * it waits; answers how many were still running.
+   */
   drain(ms: number): Promise<number>
 }
 
@@ -55,9 +58,19 @@ export function createRuntime({ jobs, client, vars = {}, now }: RuntimeOptions):
     executionContext,
     beat: (scheduledTime) => track(Jobs.beat(jobs, scheduledTime, env, { waitUntil, ...(now ? { now } : {}) })),
     async drain(ms) {
-      if (inFlight.size === 0) return 0
-      const settled = await within(Promise.allSettled([...inFlight]), ms)
-      return settled === TIMED_OUT ? inFlight.size : 0
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), ms)
+      })
+      try {
+        // Work handed to waitUntil while the drain runs (a late claim's release) is waited for too.
+        while (inFlight.size > 0) {
+          if ((await Promise.race([Promise.allSettled([...inFlight]), deadline])) === TIMED_OUT) return inFlight.size
+        }
+        return 0
+      } finally {
+        clearTimeout(timer)
+      }
     },
   }
 }

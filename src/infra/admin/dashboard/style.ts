@@ -78,7 +78,7 @@ ul.streams button[aria-current="true"] { background: #eef2fb; color: var(--accen
 .badge.failed, .badge.expired { background: #fde8e6; color: var(--bad); }
 .badge.retrying, .badge.timed-out, .badge.unrecorded { background: #fff1dc; color: var(--warn); }
 .badge.ran, .badge.heartbeat-alive { background: #e3f4e8; color: var(--ok); }
-.badge.missed, .badge.late, .badge.heartbeat-late { background: #fde8e6; color: var(--bad); }
+.badge.missed, .badge.late, .badge.heartbeat-late, .badge.heartbeat-ahead { background: #fde8e6; color: var(--bad); }
 .badge.running { background: #e4ecfb; color: var(--accent); }
 .badge.unknown, .badge.heartbeat-unknown { background: #eceff3; color: var(--muted); }
 .signals { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 14px; }

@@ -22,13 +22,18 @@ export const clearHealth = () => {
 }
 
 function heartbeat({ heartbeat: beat }: HealthView) {
-  const label = { alive: "alive", late: "late", unknown: "no record yet" }[beat.status]
+  const label = { alive: "alive", late: "late", ahead: "clock ahead", unknown: "no record yet" }[beat.status]
   const state = badge(label, { "data-testid": "heartbeat-status" }, `heartbeat-${beat.status}`)
+  const ahead =
+    beat.aheadSlot === null
+      ? null
+      : el("div", { class: "error" }, "a replica claimed the ", when(beat.aheadSlot), " slot: is its clock ahead?")
   if (beat.lastFiredAt === null) {
-    return [state, el("div", { class: "sub" }, "no exclusive job has claimed a slot yet")]
+    return [state, ahead, el("div", { class: "sub" }, "no exclusive job has claimed a slot yet")]
   }
   return [
     state,
+    ahead,
     el("div", { "data-testid": "heartbeat-last" }, `last fired ${relative(beat.lastFiredAt)}`),
     el("div", { class: "sub" }, when(beat.lastFiredAt)),
     beat.missedSlot === null
