@@ -54,9 +54,12 @@ function checkRows(r: StepRecord, model: Model): void {
   for (const row of r.post.values()) {
     const claimed = row.claim_token !== null
     if (row.eligible_at !== eligibleOf(row)) model.fail("row", `${row.id} eligible_at is not max(next, retry, claim)`)
-    if (claimed !== (row.claim_until !== null)) model.fail("row", `${row.id} has half a claim: ${show(row)}`)
+    if (claimed && row.claim_until === null) model.fail("row", `${row.id} has a token without a lease: ${show(row)}`)
     if (row.state !== "scheduled" && (claimed || row.retry_at !== null))
       model.fail("row", `${row.id} is ${row.state} but keeps a claim or retry: ${show(row)}`)
+    // A lease without a token is the hold of a claim a caller took away: only cancel, resume and upsert leave one.
+    if (!claimed && row.claim_until !== null && row.state !== "scheduled" && row.state !== "cancelled")
+      model.fail("row", `${row.id} is ${row.state} and holds a lease: ${show(row)}`)
     if (row.occurrence < 1 || row.attempts < 0) model.fail("row", `${row.id} counters out of range: ${show(row)}`)
     if ((row.state === "scheduled") !== (row.finished_at === null))
       model.fail("row", `${row.id} is ${row.state} with finished_at ${row.finished_at}`)
@@ -166,6 +169,8 @@ function checkSweep(r: StepRecord, t: TickRecord, model: Model, complete: boolea
     settled.get(row.id) ?? (lost(row) ? { ...row, state: "failed", finished_at: t.at } : row)
   const gone = [...r.pre.values()].filter((row) => !r.post.has(row.id)).map(finishedBy)
   model.counters.swept += gone.length
+  // A swept id upserted again is a new schedule whose keys start over at :1 (README, "Reusing an id").
+  for (const row of gone) model.incarnation.set(row.id, (model.incarnation.get(row.id) ?? 0) + 1)
   for (const row of gone) {
     const at = sweepAt(row, r.retention)
     if (at === undefined || at > t.at)

@@ -19,6 +19,8 @@ export interface Attempt {
   claimUntil: number
   /** The object generation that claimed it; an eviction ends a generation. */
   epoch: number
+  /** How often the row of this id had been swept when claimed: its keys start over after a sweep. */
+  incarnation: number
   behaviour: Behaviour
   /** The consumer the row named when claimed, and whether the deploy lacked it then. */
   consumer: string
@@ -55,6 +57,9 @@ export interface Counters {
   retimedInFlight: number
   swept: number
   removed: number
+  /** Claims taken away by a caller while their delivery was in flight, with a live lease, and malformed outcomes. */
+  withdrawn: number
+  malformed: number
   /** Settlement groups, and the answers settled in groups of two or more. */
   groups: number
   grouped: number
@@ -75,6 +80,10 @@ export class Model {
   readonly owed = new Map<string, number>()
   /** While draining: occurrences due after this are not owed (recurring ones never end). */
   horizon = Number.POSITIVE_INFINITY
+  /** The latest injected clock of the run: a lease it passed has ended, even if the clock went back since. */
+  latestClock = Number.NEGATIVE_INFINITY
+  /** Per id, how often its row was swept (retention). */
+  readonly incarnation = new Map<string, number>()
   rows = new Map<string, Row>()
   lastSeq = 0
   /** The last alarm write, and whether recover() made it. */
@@ -115,6 +124,8 @@ export class Model {
     retimedInFlight: 0,
     swept: 0,
     removed: 0,
+    withdrawn: 0,
+    malformed: 0,
     groups: 0,
     grouped: 0,
   }

@@ -49,6 +49,11 @@ const keep = (before: Row, fields: Array<keyof Row>): Partial<Row> =>
   Object.fromEntries(fields.map((field) => [field, before[field]]))
 
 const unclaimed = { claim_token: null, claim_until: null } as const
+/** A claim a caller takes away: the token goes; a live lease stays, holding the key back while its delivery may run. */
+const withdrawn = (before: Row, now: number) => ({
+  claim_token: null,
+  claim_until: before.claim_until !== null && before.claim_until > now ? before.claim_until : null,
+})
 const clearedAttempt = { retry_at: null, attempts: 0, last_error: null } as const
 
 function upsertExpected(o: Operation, t: SentTiming): Expected {
@@ -110,7 +115,7 @@ function upsertExpected(o: Operation, t: SentTiming): Expected {
           next_at: due,
           cadence_at: due,
           ...clearedAttempt,
-          ...unclaimed,
+          ...withdrawn(before, now),
           finished_at: null,
         }),
     }
@@ -160,17 +165,27 @@ function expected(o: Operation): Expected {
       return {
         reply: "ok",
         event: { type: "schedule/cancelled" },
-        row: (a) => differs(a, { ...position, state: "cancelled", retry_at: null, ...unclaimed, finished_at: now }),
+        row: (a) =>
+          differs(a, { ...position, state: "cancelled", retry_at: null, ...withdrawn(before, now), finished_at: now }),
       }
     case "resume":
       if (before.state !== "failed" && before.state !== "cancelled") return { reply: "conflict" }
       return {
         reply: "ok",
         event: { type: "schedule/set", cause: "resumed" },
-        row: (a) => differs(a, { ...position, state: "scheduled", ...clearedAttempt, ...unclaimed, finished_at: null }),
+        row: (a) =>
+          differs(a, {
+            ...position,
+            state: "scheduled",
+            ...clearedAttempt,
+            ...withdrawn(before, now),
+            finished_at: null,
+          }),
       }
     case "remove":
       if (before.state === "scheduled") return { reply: "conflict" }
+      // Gone, the id would start over at occurrence 1: the same key, deliverable while the held one runs.
+      if (before.claim_until !== null && before.claim_until > now) return { reply: "conflict" }
       return { reply: "ok", event: { type: "schedule/removed" }, gone: true }
     case "trigger":
       if (before.state !== "scheduled") return { reply: "conflict" }

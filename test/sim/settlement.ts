@@ -22,8 +22,12 @@ export interface Settlement {
 const show = (value: unknown) => JSON.stringify(value)
 
 /** The result a consumer's behaviour must come back as, through dispatch's deadline. */
-function expectedStatus(attempt: Attempt, wall: number): { status: DeliveryResult["status"]; deadline: boolean } {
+function expectedStatus(
+  attempt: Attempt,
+  wall: number,
+): { status: DeliveryResult["status"]; deadline: boolean; malformed?: true } {
   const timedOut = { status: "retry" as const, deadline: true }
+  const malformed = { status: "retry" as const, deadline: false, malformed: true as const }
   // A consumer the deploy lacks is never called: the occurrence is retried on the normal backoff.
   if (attempt.missing) return { status: "retry", deadline: false }
   switch (attempt.behaviour) {
@@ -34,11 +38,14 @@ function expectedStatus(attempt: Attempt, wall: number): { status: DeliveryResul
       return { status: "retry", deadline: false }
     case "terminal":
       return { status: "terminal", deadline: false }
+    case "malformed":
+      return malformed
     case "hang":
       return timedOut
     case "wait": {
       if (!attempt.answeredInTime || attempt.answered === undefined || wall >= attempt.deadline) return timedOut
       const answer = attempt.answered
+      if (answer === "malformed") return malformed
       return { status: answer === "ok" ? "delivered" : answer === "terminal" ? "terminal" : "retry", deadline: false }
     }
   }
@@ -61,6 +68,10 @@ export function checkSettlement(s: Settlement, currentEpoch: number, model: Mode
   if (result.status !== expected.status || expected.deadline !== reason.startsWith("deadline")) {
     fail("consumer-outcome", `a "${attempt.behaviour}" delivery came back as ${show(result)}`)
   }
+  // A malformed outcome is a retry of its own row, saying so, whatever was settled with it.
+  if ((expected.malformed === true) !== reason.startsWith("malformed outcome: "))
+    fail("malformed", `a "${attempt.behaviour}" (${attempt.answered}) delivery came back as ${show(result)}`)
+  if (expected.malformed) model.counters.malformed++
   if (attempt.missing && reason !== `unknown consumer "${attempt.consumer}"`)
     fail("missing-consumer", `a delivery to a consumer the deploy lacks came back as ${show(result)}`)
   if (expected.deadline && s.wall < attempt.deadline) fail("deadline", `timed out before its deadline`)

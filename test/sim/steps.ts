@@ -7,9 +7,9 @@ export const CONSUMERS = ["test.scripted", "test.quick"] as const
 export type ConsumerName = (typeof CONSUMERS)[number]
 
 /** What a consumer does with one delivery (test/support/consumers.ts runs it). */
-export type Behaviour = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait"
-/** How a parked ("wait") delivery is answered. */
-export type Answer = "ok" | "retry" | "throw" | "terminal"
+export type Behaviour = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait" | "malformed"
+/** How a parked ("wait") delivery is answered; "malformed": a retry outcome whose reason was overwritten. */
+export type Answer = "ok" | "retry" | "throw" | "terminal" | "malformed"
 
 /**
  * `at` is relative to the clock when the step runs, so a shrunk run keeps its meaning; `at: "due"`
@@ -45,6 +45,11 @@ export type Step = (
   | { op: "elapse"; ms: number }
   /** The object loses its memory: a fresh ScheduleStream on the same storage; in-flight work is gone. */
   | { op: "evict" }
+  /**
+   * During the delivery in flight number `pick` (modulo how many are), its schedule is cancelled,
+   * then started again at once: resumed, or upserted due now (the same key, due again).
+   */
+  | { op: "restart"; pick: number; via: "resume" | "upsert" }
 ) & {
   /** The n-th SQL statement of this step throws (0-based). */
   fault?: number
@@ -131,6 +136,7 @@ const BEHAVIOURS: Record<Mood, ReadonlyArray<readonly [Behaviour, number]>> = {
     ["terminal", 2],
     ["hang", 5],
     ["wait", 20],
+    ["malformed", 1],
   ],
   flaky: [
     ["ok", 35],
@@ -139,12 +145,14 @@ const BEHAVIOURS: Record<Mood, ReadonlyArray<readonly [Behaviour, number]>> = {
     ["terminal", 3],
     ["hang", 7],
     ["wait", 20],
+    ["malformed", 3],
   ],
   down: [
     ["retry", 45],
     ["throw", 35],
     ["hang", 10],
     ["wait", 10],
+    ["malformed", 3],
   ],
 }
 
@@ -202,6 +210,7 @@ export function generate(seed: number, count: number): Step[] {
       ["answer", 12],
       ["elapse", 6],
       ["evict", 2],
+      ["restart", 3],
     ])
     let step: Step
     switch (kind) {
@@ -254,6 +263,7 @@ export function generate(seed: number, count: number): Step[] {
             ["retry", 2],
             ["throw", 1],
             ["terminal", 1],
+            ["malformed", 1],
           ]),
         }
         break
@@ -262,6 +272,9 @@ export function generate(seed: number, count: number): Step[] {
         break
       case "evict":
         step = { op: "evict" }
+        break
+      case "restart":
+        step = { op: "restart", pick: random.int(0, 7), via: random.chance(0.5) ? "resume" : "upsert" }
         break
     }
     if (random.chance(0.04)) step = { ...step, fault: random.int(0, 10) }
@@ -304,5 +317,7 @@ export function describe(step: Step): string {
       return `elapse ${step.ms} ms of wall time${fault}`
     case "evict":
       return `evict${fault}`
+    case "restart":
+      return `cancel, then ${step.via}, the schedule of delivery #${step.pick} in flight${fault}`
   }
 }

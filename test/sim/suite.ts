@@ -62,6 +62,8 @@ export function seedSuite(title: string, seeds: readonly number[]): void {
         "swept",
         "removed",
         "grouped",
+        "withdrawn",
+        "malformed",
       ]
       for (const path of paths) expect(totals[path] ?? 0, path).toBeGreaterThan(0)
       expect(totals.steps).toBeGreaterThanOrEqual(seeds.length * STEPS)

@@ -6,11 +6,20 @@ import type { Claim, Transition } from "../../src/infra/schedules/core.ts"
 import type { ScheduleStream, StreamHooks } from "../../src/infra/schedules/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
 import type { Answer } from "../../src/infra/schedules/settlement.ts"
-import { consumerNamed, consumers, resetConsumers, script, seen, waiting } from "../support/consumers.ts"
+import {
+  consumerNamed,
+  consumers,
+  malformedOutcome,
+  resetConsumers,
+  script,
+  seen,
+  waiting,
+} from "../support/consumers.ts"
 import { T0 } from "../support/streams.ts"
 import { checkStep, type StepRecord, type TickRecord } from "./invariants.ts"
 import { type Attempt, Model } from "./model.ts"
 import { checkOperation, type OperationStep, type SentTiming } from "./operations.ts"
+import { checkOverlap } from "./overlap.ts"
 import type { Event, Row } from "./rows.ts"
 import { checkSettlement, type Settlement } from "./settlement.ts"
 import { type Behaviour, canonicalCron, type Id, type Step } from "./steps.ts"
@@ -28,7 +37,11 @@ const EARLIEST = T0 - 7 * 86_400_000
 /** Taken before any run fakes the timers: a real pause, when continuations wait on real I/O. */
 const realSetTimeout = globalThis.setTimeout
 
-const answers = { retry: () => Schedules.retry("sim retry"), terminal: () => Schedules.terminal("sim terminal") }
+const answers = {
+  retry: () => Schedules.retry("sim retry"),
+  terminal: () => Schedules.terminal("sim terminal"),
+  malformed: malformedOutcome,
+}
 
 export interface WorldOptions {
   /** Called with one line per step (the step, then the clock, rows, events and alarm after it). */
@@ -128,6 +141,7 @@ export class World {
       else if (step.op === "elapse") await this.elapse(step.ms)
       else if (step.op === "evict") await this.evict()
       else if (step.op === "deploy") await this.deploy(step)
+      else if (step.op === "restart") await this.restart(step)
       else await this.operate(step, pre)
     } catch (error) {
       model.fail("harness", `${step.op} threw ${error instanceof Error ? error.stack : String(error)}`)
@@ -136,6 +150,7 @@ export class World {
     }
     if (this.fault.fired) model.counters.faults++
     model.counters.steps++
+    model.latestClock = Math.max(model.latestClock, this.now)
     const wall = Date.now()
     for (const attempt of [...inFlightBefore, ...this.claimed])
       if (attempt.epoch === this.epoch && wall >= attempt.deadline) due.push(attempt)
@@ -211,9 +226,27 @@ export class World {
     return row ? Number(row.value) : DEFAULT_RETENTION_MS
   }
 
+  /** Cancels the schedule of a delivery in flight, then resumes it or upserts it due now: each call checked on its own. */
+  private async restart(step: Extract<Step, { op: "restart" }>): Promise<void> {
+    const out = [...this.model.inFlight].filter((attempt) => attempt.epoch === this.epoch)
+    const attempt = out[step.pick % Math.max(1, out.length)]
+    if (!attempt) return
+    const id = attempt.id as Id
+    const row = this.rows().get(id)
+    if (row?.claim_token === attempt.token && (row.claim_until as number) > this.now) this.model.counters.withdrawn++
+    await this.operate({ op: "cancel", id }, this.rows())
+    if (step.via === "resume") await this.operate({ op: "resume", id }, this.rows())
+    else {
+      const consumer = (row?.consumer ?? "test.scripted") as Extract<Step, { op: "upsert" }>["consumer"]
+      await this.operate({ op: "upsert", id, consumer, timing: { at: 0 }, payload: 0 }, this.rows())
+    }
+  }
+
   private async operate(step: OperationStep, pre: Map<string, Row>): Promise<void> {
     const clock = { now: this.now }
     const before = pre.get(step.id)
+    // A step may make several calls (restart): each is judged on its own events.
+    const seq = this.lastSeq()
     let reply: Awaited<ReturnType<ScheduleStream["upsert"]>> | undefined
     let timing: SentTiming | undefined
     try {
@@ -234,7 +267,7 @@ export class World {
     } catch (error) {
       if (!this.fault.fired) throw error
     }
-    const events = this.eventsAfter(this.model.lastSeq)
+    const events = this.eventsAfter(seq)
     const operation = {
       step,
       ...(timing === undefined ? {} : { timing }),
@@ -406,6 +439,8 @@ export class World {
 
   private claimedOne(epoch: number, row: ScheduleRow, claim: Claim): void {
     if (epoch !== this.epoch) this.model.fail("dead-generation", `an evicted generation claimed ${row.id}`)
+    const incarnation = this.model.incarnation.get(claim.id) ?? 0
+    checkOverlap(this.model, claim, epoch, incarnation, this.now)
     const consumer = this.absent.has(row.consumer) ? undefined : consumerNamed(row.consumer)
     if (!consumer) this.model.counters.missingConsumer++
     const attempt: Attempt = {
@@ -416,6 +451,7 @@ export class World {
       attempts: claim.attempts,
       claimUntil: claim.claimUntil,
       epoch,
+      incarnation,
       behaviour: this.behave[claim.id as Id] ?? "ok",
       consumer: row.consumer,
       missing: consumer === undefined,

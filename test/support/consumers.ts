@@ -2,7 +2,11 @@ import { consumers as appConsumers } from "../../src/consumers.ts"
 import { type Consumer, type Delivery, Schedules } from "../../src/infra/index.ts"
 
 /** What a scripted consumer does on one attempt. */
-export type Step = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait"
+export type Step = "ok" | "retry" | "throw" | "terminal" | "hang" | "wait" | "malformed"
+
+/** A retry outcome whose reason a consumer overwrote with a BigInt: still an outcome, no longer well-formed. */
+export const malformedOutcome = () =>
+  Object.assign(Schedules.retry("overwritten"), { reason: 42n as unknown as string })
 
 export interface Seen {
   delivery: Delivery
@@ -28,6 +32,8 @@ const run = (delivery: Delivery, signal: AbortSignal) => {
       return Schedules.terminal("scripted terminal failure")
     case "throw":
       throw new Error(`scripted throw on attempt ${delivery.attempt}`)
+    case "malformed":
+      return malformedOutcome()
     case "hang":
       return new Promise(() => {})
     case "wait":

@@ -67,7 +67,9 @@ export interface StreamClient {
    */
   trigger(id: string): Promise<ScheduleView>
   /**
-   * Deletes a finished or cancelled schedule now; a scheduled one is refused (cancel it first).
+   * Deletes a finished or cancelled schedule now; a scheduled one is refused (cancel it first), and
+   * so is one cancelled during a delivery, until that delivery's lease ends: gone, its id would
+   * start over at occurrence 1 and its key could be delivered while the first delivery runs.
    * @example `await stream.cancel("ping"); await stream.remove("ping")`
    */
   remove(id: string): Promise<ScheduleView>

@@ -101,7 +101,7 @@ export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, no
       nextAt: due,
       cadenceAt: due,
       ...clearedAttempt,
-      ...unclaimed,
+      ...withdrawn(existing, now),
       updatedAt: now,
       finishedAt: null,
     }
@@ -130,6 +130,17 @@ export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, no
 
 const clearedAttempt = { retryAt: null, attempts: 0, lastError: null } as const
 const unclaimed = { claimUntil: null, claimToken: null } as const
+
+/**
+ * The claim taken from a row by a caller (cancel, resume, an upsert that restarts it): the token
+ * goes, so the fence refuses the delivery's answer, but a live lease stays as a hold on eligible_at,
+ * so that the same key is never delivered again while that delivery may still run.
+ */
+const withdrawn = (row: ScheduleRow, now: number) => ({ claimToken: null, claimUntil: heldUntil(row, now) }) as const
+
+/** The end of a delivery of this row that may still run at `now` (its claim's live lease), or null. */
+export const heldUntil = (row: ScheduleRow, now: number): number | null =>
+  row.claimUntil !== null && row.claimUntil > now ? row.claimUntil : null
 
 /** What a tick selected; the claim rechecks it inside the transaction. */
 export interface Selection {
@@ -279,7 +290,7 @@ export function cancel(row: ScheduleRow | undefined, now: number): Transition {
     ...row,
     state: "cancelled",
     retryAt: null,
-    ...unclaimed,
+    ...withdrawn(row, now),
     updatedAt: now,
     finishedAt: now,
   }
@@ -297,7 +308,7 @@ export function resume(row: ScheduleRow | undefined, now: number): Transition {
     ...row,
     state: "scheduled",
     ...clearedAttempt,
-    ...unclaimed,
+    ...withdrawn(row, now),
     updatedAt: now,
     finishedAt: null,
   }
@@ -317,7 +328,8 @@ export function resume(row: ScheduleRow | undefined, now: number): Transition {
 export function trigger(row: ScheduleRow | undefined, now: number): Transition {
   if (!row) return none(row)
   if (row.state !== "scheduled") return none(row, `schedule is ${row.state}`)
-  if (row.claimUntil !== null && row.claimUntil > now) return none(row, "the current occurrence is being delivered")
+  // A live lease with no token is a withdrawn claim's hold: its delivery may still be running too.
+  if (heldUntil(row, now) !== null) return none(row, "the current occurrence is being delivered")
   const triggered: ScheduleRow = {
     ...row,
     nextAt: Math.min(row.nextAt, now),
@@ -337,10 +349,14 @@ export function trigger(row: ScheduleRow | undefined, now: number): Transition {
   }
 }
 
-/** Deletes a finished (completed, failed) or cancelled schedule now; a scheduled one is cancelled first. */
-export function remove(row: ScheduleRow | undefined, _now: number): Transition {
+/** Deletes a finished (completed, failed) or cancelled schedule now; a scheduled one is cancelled first, a held one waits. */
+export function remove(row: ScheduleRow | undefined, now: number): Transition {
   if (!row) return none(row)
   if (row.state === "scheduled") return none(row, "schedule is scheduled: cancel it first")
+  // Gone, the id would start over at occurrence 1: the same key, deliverable while this one runs.
+  const held = heldUntil(row, now)
+  if (held !== null)
+    return none(row, `its last delivery may still be running until ${new Date(held).toISOString()}: remove it then`)
   return {
     row,
     removed: true,

@@ -4,6 +4,7 @@ import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../tracin
 import type { Consumer, Delivery, DeliveryContext } from "./consumer.ts"
 import { isOutcome } from "./consumer.ts"
 import type { DeliveryResult } from "./core.ts"
+import { normalised } from "./result.ts"
 
 export class DeliveryTimeoutError extends Error {
   override name = "DeliveryTimeoutError"
@@ -52,7 +53,8 @@ async function deliver(
         ),
     )
     if (outcome === TIMED_OUT) return { status: "retry", reason: `deadline: no answer within ${consumer.timeoutMs} ms` }
-    return isOutcome(outcome) ? outcome : { status: "delivered", lateByMs: delivery.lateByMs }
+    // A copy, checked: the consumer still holds the outcome it returned and may change it.
+    return isOutcome(outcome) ? normalised(outcome) : { status: "delivered", lateByMs: delivery.lateByMs }
   } catch (error) {
     span.recordException(exceptionOf(error))
     return { status: "retry", reason: describeError(error) }

@@ -1,5 +1,6 @@
 import { logLine } from "../log.ts"
 import * as core from "./core.ts"
+import { normalised } from "./result.ts"
 import type { ScheduleRow } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
 
@@ -24,9 +25,11 @@ export type FenceRow = (row: ScheduleRow | undefined, claim: core.Claim) => Sche
 export function settleAll(
   store: ScheduleStore,
   stream: string,
-  answers: readonly Answer[],
+  given: readonly Answer[],
   fenceRow: FenceRow = (row) => row,
 ): core.Transition[] {
+  // Before the transaction: a malformed result is a retry of its own row, never a rollback of the group.
+  const answers = given.map((answer) => ({ ...answer, result: normalised(answer.result) }))
   const transitions = store.transaction(() => {
     const rows = store.getMany(answers.map(({ claim }) => claim.id))
     const writes: Array<{ before: ScheduleRow; change: core.Change; now: number }> = []
