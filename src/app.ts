@@ -1,7 +1,7 @@
 import { Hono } from "hono"
 import { HTTPException } from "hono/http-exception"
-import { type AdminOptions, admin, adminDoor, problem } from "./infra/admin/index.ts"
-import { describeError, logLine, ScheduleDefinitionError, streamsRequired } from "./infra/portable.ts"
+import { type AdminOptions, admin, adminDoor, problem } from "slotwise/admin"
+import { describeError, logLine, ScheduleDefinitionError, streamsRequired } from "slotwise/portable"
 import { billingRoutes } from "./slices/billing/index.ts"
 
 /** The Worker's routes: health, the billing slice (behind the admin door) and admin, over the jobs and consumers given. */
