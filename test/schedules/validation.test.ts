@@ -86,6 +86,14 @@ describe("bad input is refused before anything is written, naming the field", ()
     expect(await stream.snapshot()).toBe(before)
   })
 
+  it("names the API an unknown consumer is missing from, not a file of the example app", async () => {
+    const reply = await stream.upsert({ ...base, id: "new-1", consumer: "billing.nobody" })
+    expect(reply).toMatchObject({ ok: false, error: { field: "consumer" } })
+    const message = reply.ok ? "" : reply.error.message
+    expect(message).toContain("not among the consumers given to `Schedules.durableObject`")
+    expect(message).not.toMatch(/src\//)
+  })
+
   it.each([
     ["a definition that is not an object", ["every minute"], "definition"],
     ["a null definition", null, "definition"],

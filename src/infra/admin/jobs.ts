@@ -50,7 +50,8 @@ export const jobRoutes = (jobs: readonly Job[]) =>
     .post(ADMIN_ROUTES.runJob.path, validate("param", jobParam), async (c) => {
       const { name } = c.req.valid("param")
       const job = jobs.find((declared) => declared.name === name)
-      if (!job) return problem(c, 404, "Not found", `no job "${name}" is declared in src/jobs.ts`, { field: "name" })
+      if (!job)
+        return problem(c, 404, "Not found", `no job "${name}" is among the jobs given to \`admin\``, { field: "name" })
       const slot = Jobs.slotOf(Date.now())
       const result = await Jobs.run(job, slot, { env: c.env, waitUntil: waitUntilOf(c) })
       if (result.reason === "slot taken") {

@@ -25,7 +25,7 @@ export interface JobContext {
 }
 
 export interface JobDefinition {
-  /** `[a-z0-9][a-z0-9._-]{0,99}`, unique across src/jobs.ts. */
+  /** `[a-z0-9][a-z0-9._-]{0,99}`, unique across the list given to `Jobs.registry`. */
   name: string
   /** 5 fields, UTC, minute granularity. */
   cron: string

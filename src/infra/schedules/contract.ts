@@ -115,7 +115,7 @@ export function validateDefinition(
   if (unknown !== undefined) fail("definition", `has an unknown field "${unknown}"`)
   const id = assertName("id", def.id)
   if (typeof def.consumer !== "string" || !knownConsumer(def.consumer)) {
-    fail("consumer", `${show(def.consumer)} is not a consumer listed in src/consumers.ts`)
+    fail("consumer", `${show(def.consumer)} is not among the consumers given to \`Schedules.durableObject\``)
   }
   const timing = validateTiming(def, now)
   const payload = encodePayload(def.payload)
