@@ -1,5 +1,5 @@
-import { recoveryDelay } from "../backoff.ts"
-import { describeError, logLine } from "../log.ts"
+import { recoveryDelay } from "../../backoff.ts"
+import { describeError, logLine } from "../../log.ts"
 import type { DirectoryRecorder, StreamHooks } from "./hooks.ts"
 import type { Retention } from "./retention.ts"
 import type { ScheduleStore } from "./store.ts"

@@ -1,4 +1,4 @@
-import { logLine } from "../log.ts"
+import { logLine } from "../../log.ts"
 import * as core from "./core.ts"
 import type { ScheduleRow } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
