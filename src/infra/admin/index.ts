@@ -1,6 +1,7 @@
 import { Hono } from "hono"
+import { streamsRequired } from "../http/streams-required.ts"
 import type { Job } from "../jobs/index.ts"
-import { type Consumer, consumerRegistry, streamsRequired } from "../schedules/index.ts"
+import { type Consumer, consumerRegistry } from "../schedules/index.ts"
 import { dashboard } from "./dashboard/index.ts"
 import { type AdminEnv, adminOn, door, noStore } from "./door.ts"
 import { healthRoutes } from "./health.ts"

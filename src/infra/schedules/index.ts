@@ -23,7 +23,6 @@ import { alarmWatchdog } from "./directory/watchdog.ts"
 export const Schedules = { stream, consumer, retry, terminal, watchdog: alarmWatchdog }
 
 export type { StreamNamespace } from "../env.ts"
-export { streamsRequired } from "../http/streams-required.ts"
 export {
   ScheduleNotFoundError,
   ScheduleStateError,
