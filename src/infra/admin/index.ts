@@ -2,8 +2,8 @@ import { Hono } from "hono"
 import { streamsRequired } from "../http/streams-required.ts"
 import type { Job } from "../jobs/index.ts"
 import { type Consumer, consumerRegistry } from "../schedules/index.ts"
+import { type AdminEnv, adminOn, door, noStore } from "./access.ts"
 import { dashboard } from "./dashboard/index.ts"
-import { type AdminEnv, adminOn, door, noStore } from "./door.ts"
 import { healthRoutes } from "./health.ts"
 import { jobRoutes } from "./jobs.ts"
 import { leaseRoutes } from "./leases.ts"
@@ -46,6 +46,6 @@ export function admin({ jobs, consumers }: AdminOptions) {
 }
 
 export { problem, validate } from "../http/index.ts"
-export { type AdminEnv, adminDoor, adminToken } from "./door.ts"
+export { type AdminEnv, adminDoor, adminToken } from "./access.ts"
 export type { Answers, HealthView, JobView, LeaseView } from "./json.ts"
 export { ADMIN_ROUTES, type AdminRoute, adminPath, type RouteName } from "./routes.ts"

@@ -5,8 +5,7 @@ import { problem, validate } from "../http/index.ts"
 import { validateDefinition } from "../schedules/client/contract.ts"
 import { isListed, streamsPage } from "../schedules/directory/directory.ts"
 import { type ConsumerRegistry, LIST_DEFAULT, type StreamRpc, streamRpc } from "../schedules/index.ts"
-import { answer } from "./answer.ts"
-import type { AdminEnv } from "./door.ts"
+import type { AdminEnv } from "./access.ts"
 import {
   eventsQuery,
   MAX_BODY_BYTES,
@@ -16,6 +15,7 @@ import {
   streamParam,
   streamsQuery,
 } from "./inputs.ts"
+import { answer } from "./reply-response.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
 /** A schedule's page shows this many of its newest events. */

@@ -1,7 +1,7 @@
 import { type CronSchedule, CronSyntaxError, parseCron } from "../cron.ts"
+import { show } from "../describe-value.ts"
 import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
 import type { Logger } from "../log.ts"
-import { show } from "../show.ts"
 
 export interface JobContext {
   /** The Worker's env. */

@@ -1,6 +1,6 @@
 import { CronSyntaxError, canonicalTimezone, isTimezone, parseCron } from "../../cron.ts"
+import { show } from "../../describe-value.ts"
 import { type Duration, toMillis } from "../../duration.ts"
-import { show } from "../../show.ts"
 import { type ScheduleState, STATES } from "./states.ts"
 
 /**
