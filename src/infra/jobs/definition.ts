@@ -1,5 +1,5 @@
 import { type CronSchedule, CronSyntaxError, parseCron } from "../cron.ts"
-import { show } from "../describe-value.ts"
+import { describeValue } from "../describe-value.ts"
 import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
 import type { Logger } from "../log.ts"
 
@@ -79,7 +79,7 @@ export class JobDefinitionError extends Error {
  * ```
  */
 export function make(definition: JobDefinition): Job {
-  const label = typeof definition?.name === "string" ? definition.name : show(definition?.name)
+  const label = typeof definition?.name === "string" ? definition.name : describeValue(definition?.name)
   const fail = (field: keyof JobDefinition, problem: string) => {
     throw new JobDefinitionError(label, field, problem)
   }
@@ -96,7 +96,7 @@ export function make(definition: JobDefinition): Job {
   if (typeof definition.exclusive !== "boolean") fail("exclusive", "must be true or false")
   const timeoutMs = toMillis(definition.timeout)
   if (timeoutMs === undefined) {
-    fail("timeout", `must be milliseconds or a string such as "5 minutes", got ${show(definition.timeout)}`)
+    fail("timeout", `must be milliseconds or a string such as "5 minutes", got ${describeValue(definition.timeout)}`)
   } else if (timeoutMs < MIN_TIMEOUT_MS || timeoutMs > MAX_TIMEOUT_MS) {
     fail("timeout", `must be between 1 second and 15 minutes, got ${timeoutMs} ms`)
   }
