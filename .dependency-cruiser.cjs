@@ -1,6 +1,6 @@
 /**
  * `npm run check`: the engine (src/infra, the slotwise package) never imports the app, the app reaches the
- * engine only through the package's entry points, nothing under src imports tests or scripts, and no
+ * engine only by the package's name and through its entry points, nothing under src imports tests or scripts, and no
  * module imports another in a circle (type-only imports included).
  */
 module.exports = {
@@ -26,6 +26,14 @@ module.exports = {
         "The example app imports slotwise as a user would: its entry points src/infra/index.ts (Workers), portable.ts, admin/index.ts or node/index.ts.",
       from: { path: "^src/", pathNot: "^src/infra/" },
       to: { path: "^src/infra/", pathNot: "^src/infra/(index\\.ts|portable\\.ts|admin/index\\.ts|node/index\\.ts)$" },
+    },
+    {
+      name: "app-by-the-package-name",
+      severity: "error",
+      comment:
+        "The example app names the engine `slotwise`, `slotwise/admin`, `slotwise/portable` or `slotwise/node` (tsconfig.json's paths), never a relative path into src/infra.",
+      from: { path: "^src/", pathNot: "^src/infra/" },
+      to: { path: "^src/infra/", dependencyTypesNot: ["aliased-tsconfig-paths"] },
     },
     {
       name: "src-never-imports-tests-or-scripts",

@@ -32,6 +32,8 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    // The example app imports the engine as `slotwise`, `slotwise/admin`, …: tsconfig.json's paths name the entry files.
+    resolve: { tsconfigPaths: true },
     test: {
       include: ["test/**/*.test.ts"],
       // The browser test drives wrangler dev and Chromium from Node: its own config (test/browser/vitest.config.ts);

@@ -1,15 +1,15 @@
 import { Hono } from "hono"
 import { HTTPException } from "hono/http-exception"
-import { type AdminOptions, admin, adminDoor, problem } from "./infra/admin/index.ts"
-import { describeError, logLine, ScheduleDefinitionError, streamsRequired } from "./infra/portable.ts"
+import { type AdminOptions, admin, problem, requireAdmin } from "slotwise/admin"
+import { describeError, logLine, ScheduleDefinitionError, streamsRequired } from "slotwise/portable"
 import { billingRoutes } from "./slices/billing/index.ts"
 
-/** The Worker's routes: health, the billing slice (behind the admin door) and admin, over the jobs and consumers given. */
+/** The Worker's routes: health, the billing slice (behind admin access) and admin, over the jobs and consumers given. */
 export function createApp({ jobs, consumers }: AdminOptions) {
   const app = new Hono<{ Bindings: Env }>()
     .get("/health", (c) => c.json({ ok: true }))
     // The example slice creates streams and outgoing POSTs: the admin token guards it too.
-    .use("/billing/*", adminDoor)
+    .use("/billing/*", requireAdmin)
     // The slice's routes that write a schedule stream: 501 before anything is written where there are none (Node).
     .on("POST", ["/billing/trials", "/billing/usage"], streamsRequired)
     .on(["GET", "PUT", "DELETE"], "/billing/usage/:account/webhook", streamsRequired)
@@ -23,7 +23,7 @@ export function createApp({ jobs, consumers }: AdminOptions) {
       return problem(c, 400, "Invalid input", error.message, { field: error.field })
     }
     if (error instanceof HTTPException) {
-      // Middleware that built its own answer (the bearer door) keeps it; the rest (malformed JSON) become problems.
+      // Middleware that built its own answer (the bearer-token check) keeps it; the rest (malformed JSON) become problems.
       if (error.res) return error.getResponse()
       const extra = error.status === 400 ? { field: "body" } : {}
       return problem(c, error.status, error.status === 400 ? "Invalid input" : "Error", error.message, extra)

@@ -1,6 +1,6 @@
+import { Jobs, Schedules } from "slotwise"
 import { createApp } from "./app.ts"
 import { consumers } from "./consumers.ts"
-import { Jobs, Schedules } from "./infra/index.ts"
 import { jobs } from "./jobs.ts"
 
 /** The Worker profile's jobs: every slice's, and the watchdog that heals a stream's lost alarm. */

@@ -1,6 +1,6 @@
+import { Container } from "slotwise/node"
 import { createApp } from "./app.ts"
 import { consumers } from "./consumers.ts"
-import { Container } from "./infra/node/index.ts"
 import { jobs } from "./jobs.ts"
 
 /**

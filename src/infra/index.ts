@@ -5,12 +5,12 @@
  * `Schedules.durableObject` and `ScheduleStream` also runs in a Node container (`slotwise/portable`).
  */
 import { Schedules as PortableSchedules } from "./schedules/index.ts"
-import { durableObject } from "./schedules/stream.ts"
+import { durableObject } from "./schedules/stream/stream.ts"
 import { useTracer } from "./tracing/index.ts"
 import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
-export { ScheduleStream } from "./schedules/stream.ts"
+export { ScheduleStream } from "./schedules/stream/stream.ts"
 
 /**
  * Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the Durable Object

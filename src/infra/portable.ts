@@ -8,6 +8,7 @@ export { durableDelay, recoveryDelay } from "./backoff.ts"
 export { isTimezone } from "./cron.ts"
 export type { Duration } from "./duration.ts"
 export type { SlotwiseEnv } from "./env.ts"
+export { streamsRequired } from "./http/streams-required.ts"
 export {
   type ClaimRequest,
   claimStatement,
@@ -47,6 +48,5 @@ export {
   type StreamClient,
   type StreamClientOptions,
   StreamUnavailableError,
-  streamsRequired,
 } from "./schedules/index.ts"
 export { type SpanLike, type Tracer, useTracer } from "./tracing/index.ts"

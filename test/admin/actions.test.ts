@@ -220,6 +220,11 @@ describe("DELETE /admin/leases/:name", () => {
 })
 
 describe("POST /admin/jobs/:name/run", () => {
+  it("answers 404 for a job not given to admin, naming the API rather than a file of the example app", async () => {
+    const body = await expectProblem(await runNow("billing.nobody"), 404, "name")
+    expect(body.detail).toBe('no job "billing.nobody" is among the jobs given to `admin`')
+  })
+
   it("runs the current minute's slot once; a second run-now in that minute is 409", async () => {
     await awayFromMinuteEdge()
     await dropLease(ROLL_UP)

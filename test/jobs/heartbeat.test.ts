@@ -135,6 +135,9 @@ describe("scheduled()", () => {
   it("fails at start-up on a duplicate job name", () => {
     const a = job("beat.twice", () => {})
     expect(() => Jobs.registry([a, job("beat.twice", () => {})])).toThrow(DuplicateJobError)
+    expect(() => Jobs.registry([a, job("beat.twice", () => {})])).toThrow(
+      'job "beat.twice" is declared twice in the list given to `Jobs.registry`',
+    )
     expect(() => Jobs.registry([a])).not.toThrow()
   })
 

@@ -16,7 +16,7 @@ describe("the container's migrations", () => {
   it("applies each file once, in name order, recorded in d1_migrations as wrangler records them", async () => {
     const client = await openDatabase(freshFileUrl())
     const applied = await applyMigrations(client, "migrations")
-    expect(applied[0]).toBe("0001_jobs_leases.sql")
+    expect(applied[0]).toBe("0001_slotwise_jobs_leases.sql")
     expect(applied).toEqual([...applied].sort())
     expect(await applyMigrations(client, "migrations")).toEqual([])
     const recorded = await client.execute("SELECT name FROM d1_migrations ORDER BY id")

@@ -3,8 +3,8 @@ import { type Tracer as OtelTracer, type Span, SpanStatusCode, trace } from "@op
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createRuntime } from "../../src/infra/node/index.ts"
 import { Jobs } from "../../src/infra/portable.ts"
-import { consumer } from "../../src/infra/schedules/consumer.ts"
-import { dispatch } from "../../src/infra/schedules/dispatch.ts"
+import { consumer } from "../../src/infra/schedules/client/consumer.ts"
+import { dispatch } from "../../src/infra/schedules/stream/dispatch.ts"
 import { recordingTracer } from "../support/tracer.ts"
 import { migratedDatabase } from "./engines.ts"
 

@@ -6,6 +6,8 @@ const root = path.resolve(import.meta.dirname, "../..")
 /** Node, not workerd: the container profile (src/main.ts) on libSQL, the claim on libSQL and Postgres, replicas. */
 export default defineConfig({
   root,
+  // The example app imports the engine as `slotwise/node`, …: tsconfig.json's paths name the entry files.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["test/node/**/*.test.ts"],
     environment: "node",

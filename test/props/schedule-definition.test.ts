@@ -6,7 +6,7 @@ import {
   ScheduleDefinitionError,
   type ScheduleField,
   validateDefinition,
-} from "../../src/infra/schedules/contract.ts"
+} from "../../src/infra/schedules/client/contract.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { openStream, T0, type TestStream, value } from "../support/streams.ts"
 

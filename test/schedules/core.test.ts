@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import type { ScheduleSpec } from "../../src/infra/schedules/contract.ts"
-import * as core from "../../src/infra/schedules/core.ts"
-import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
+import type { ScheduleSpec } from "../../src/infra/schedules/client/contract.ts"
+import * as core from "../../src/infra/schedules/stream/core.ts"
+import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
 
 const T = Date.UTC(2100, 0, 4, 8, 0)
 const spec = (timing: ScheduleSpec["timing"]): ScheduleSpec => ({

@@ -1,10 +1,10 @@
 import { evictDurableObject } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import { MAX_RETENTION_MS, ScheduleDefinitionError } from "../../src/infra/schedules/contract.ts"
+import { MAX_RETENTION_MS, ScheduleDefinitionError } from "../../src/infra/schedules/client/contract.ts"
 import { ScheduleStateError, Schedules } from "../../src/infra/schedules/index.ts"
-import { SWEEP_BATCH } from "../../src/infra/schedules/retention.ts"
-import { MIGRATIONS } from "../../src/infra/schedules/store.ts"
+import { SWEEP_BATCH } from "../../src/infra/schedules/stream/retention.ts"
+import { MIGRATIONS } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { eventsOf, openStream, RETAINED, SECOND, storedRow, T0, type TestStream, value } from "../support/streams.ts"
 

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest"
-import { LIST_DEFAULT } from "../../src/infra/schedules/contract.ts"
+import { LIST_DEFAULT } from "../../src/infra/schedules/client/contract.ts"
 import type { ScheduleState, ScheduleStream } from "../../src/infra/schedules/index.ts"
-import type { ScheduleStore } from "../../src/infra/schedules/store.ts"
-import { BATCH_SIZE } from "../../src/infra/schedules/tick.ts"
+import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
+import { BATCH_SIZE } from "../../src/infra/schedules/stream/tick.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
 

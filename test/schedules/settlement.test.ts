@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test"
 import { beforeAll, beforeEach, describe, expect, it } from "vitest"
-import type { StreamRpc } from "../../src/infra/schedules/client.ts"
+import type { StreamRpc } from "../../src/infra/schedules/client/client.ts"
 import type { ScheduleEvent, ScheduleStream } from "../../src/infra/schedules/index.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import {

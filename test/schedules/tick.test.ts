@@ -2,8 +2,8 @@ import { runDurableObjectAlarm } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import type { ScheduleStream } from "../../src/infra/schedules/index.ts"
-import type { ScheduleStore } from "../../src/infra/schedules/store.ts"
-import type { Ticker } from "../../src/infra/schedules/tick.ts"
+import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
+import type { Ticker } from "../../src/infra/schedules/stream/tick.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import {
   eventsOf,

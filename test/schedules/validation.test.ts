@@ -1,7 +1,7 @@
 import { listDurableObjectIds } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/contract.ts"
+import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/client/contract.ts"
 import { type Json, ScheduleDefinitionError, Schedules } from "../../src/infra/schedules/index.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
@@ -84,6 +84,14 @@ describe("bad input is refused before anything is written, naming the field", ()
     const reply = await stream.upsert(definition)
     expect(reply).toMatchObject({ ok: false, error: { code: "invalid", field } })
     expect(await stream.snapshot()).toBe(before)
+  })
+
+  it("names the API an unknown consumer is missing from, not a file of the example app", async () => {
+    const reply = await stream.upsert({ ...base, id: "new-1", consumer: "billing.nobody" })
+    expect(reply).toMatchObject({ ok: false, error: { field: "consumer" } })
+    const message = reply.ok ? "" : reply.error.message
+    expect(message).toContain("not among the consumers given to `Schedules.durableObject`")
+    expect(message).not.toMatch(/src\//)
   })
 
   it.each([

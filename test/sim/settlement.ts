@@ -1,4 +1,4 @@
-import type { Claim, DeliveryResult } from "../../src/infra/schedules/core.ts"
+import type { Claim, DeliveryResult } from "../../src/infra/schedules/stream/core.ts"
 import type { Attempt, Model } from "./model.ts"
 import { backoffMs, cadenceProblem, type Event, isRecurring, type Row, sameRow } from "./rows.ts"
 

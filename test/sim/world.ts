@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test"
 import { vi } from "vitest"
 import { Schedules } from "../../src/infra/index.ts"
-import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract.ts"
-import type { Claim, Transition } from "../../src/infra/schedules/core.ts"
+import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/client/contract.ts"
 import type { ScheduleStream, StreamHooks } from "../../src/infra/schedules/index.ts"
-import type { ScheduleRow } from "../../src/infra/schedules/row.ts"
-import type { Answer } from "../../src/infra/schedules/settlement.ts"
+import type { Claim, Transition } from "../../src/infra/schedules/stream/core.ts"
+import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
+import type { Answer } from "../../src/infra/schedules/stream/settlement.ts"
 import {
   consumerNamed,
   consumers,

@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test"
 import { Schedules } from "../../src/infra/index.ts"
-import type { StreamRpc } from "../../src/infra/schedules/client.ts"
-import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract.ts"
+import type { StreamRpc } from "../../src/infra/schedules/client/client.ts"
+import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/client/contract.ts"
 import type { ScheduleEvent, ScheduleStream, StreamHooks } from "../../src/infra/schedules/index.ts"
 import { consumers } from "./consumers.ts"
 

@@ -1,8 +1,9 @@
 import { Hono } from "hono"
+import { streamsRequired } from "../http/streams-required.ts"
 import type { Job } from "../jobs/index.ts"
-import { type Consumer, consumerRegistry, streamsRequired } from "../schedules/index.ts"
+import { type Consumer, consumerRegistry } from "../schedules/index.ts"
+import { type AdminEnv, adminOn, noStore, requireBearerToken } from "./access.ts"
 import { dashboard } from "./dashboard/index.ts"
-import { type AdminEnv, adminOn, door, noStore } from "./door.ts"
 import { healthRoutes } from "./health.ts"
 import { jobRoutes } from "./jobs.ts"
 import { leaseRoutes } from "./leases.ts"
@@ -31,9 +32,9 @@ export function admin({ jobs, consumers }: AdminOptions) {
   const api = new Hono<AdminEnv>()
     .use(noStore)
     .use(adminOn)
-    // The page is a shell that asks for the token, so it is the one route before the door.
+    // The page is a shell that asks for the token, so it is the one route before the bearer-token check.
     .get("/", dashboard)
-    .use(door)
+    .use(requireBearerToken)
     .route("/", healthRoutes(jobs))
     .route("/", jobRoutes(jobs))
     .route("/", leaseRoutes(jobs))
@@ -45,6 +46,6 @@ export function admin({ jobs, consumers }: AdminOptions) {
 }
 
 export { problem, validate } from "../http/index.ts"
-export { type AdminEnv, adminDoor, adminToken } from "./door.ts"
+export { type AdminEnv, adminToken, requireAdmin } from "./access.ts"
 export type { Answers, HealthView, JobView, LeaseView } from "./json.ts"
 export { ADMIN_ROUTES, type AdminRoute, adminPath, type RouteName } from "./routes.ts"

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono"
 import { database, type JobLease } from "../db/index.ts"
 import { problem, validate } from "../http/index.ts"
 import { type Job, Jobs, lastRunOf, leaseStatus, listLeases, timeline } from "../jobs/index.ts"
-import type { AdminEnv } from "./door.ts"
+import type { AdminEnv } from "./access.ts"
 import { jobParam } from "./inputs.ts"
 import type { Answers, JobView, LeaseView } from "./json.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
@@ -50,7 +50,8 @@ export const jobRoutes = (jobs: readonly Job[]) =>
     .post(ADMIN_ROUTES.runJob.path, validate("param", jobParam), async (c) => {
       const { name } = c.req.valid("param")
       const job = jobs.find((declared) => declared.name === name)
-      if (!job) return problem(c, 404, "Not found", `no job "${name}" is declared in src/jobs.ts`, { field: "name" })
+      if (!job)
+        return problem(c, 404, "Not found", `no job "${name}" is among the jobs given to \`admin\``, { field: "name" })
       const slot = Jobs.slotOf(Date.now())
       const result = await Jobs.run(job, slot, { env: c.env, waitUntil: waitUntilOf(c) })
       if (result.reason === "slot taken") {

@@ -5,9 +5,9 @@
 import type { LeaseStatus } from "../jobs/lease-status.ts"
 import type { Heartbeat } from "../jobs/liveness.ts"
 import type { RunOutcome, RunRecord, SlotEntry } from "../jobs/record.ts"
-import type { ScheduleEvent } from "../schedules/events.ts"
-import type { ScheduleView, StreamSummary } from "../schedules/view.ts"
-import type { WatchSummary } from "../schedules/watch-summary.ts"
+import type { ScheduleEvent } from "../schedules/client/events.ts"
+import type { ScheduleView, StreamSummary } from "../schedules/client/view.ts"
+import type { WatchSummary } from "../schedules/directory/watch-summary.ts"
 import type { RouteName } from "./routes.ts"
 
 export type { Heartbeat, LeaseStatus, RunRecord, ScheduleEvent, ScheduleView, SlotEntry, StreamSummary, WatchSummary }

@@ -13,7 +13,7 @@ export interface AdminRoute {
   summary: string
   /** What each query parameter means; the route's validator checks them. */
   query?: Readonly<Record<string, string>>
-  /** Statuses besides 200, 401 and 503 (which every route behind the door may answer). */
+  /** Statuses besides 200, 401 and 503 (which every route behind the bearer-token check may answer). */
   statuses?: readonly number[]
   /** The JSON body's schema in components.schemas, for the routes that take one. */
   body?: "ScheduleBody"

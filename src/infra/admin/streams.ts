@@ -2,11 +2,10 @@ import { type Context, Hono } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
 import { problem, validate } from "../http/index.ts"
-import { validateDefinition } from "../schedules/contract.ts"
-import { isListed, streamsPage } from "../schedules/directory.ts"
+import { validateDefinition } from "../schedules/client/contract.ts"
+import { isListed, streamsPage } from "../schedules/directory/directory.ts"
 import { type ConsumerRegistry, LIST_DEFAULT, type StreamRpc, streamRpc } from "../schedules/index.ts"
-import { answer } from "./answer.ts"
-import type { AdminEnv } from "./door.ts"
+import type { AdminEnv } from "./access.ts"
 import {
   eventsQuery,
   MAX_BODY_BYTES,
@@ -16,6 +15,7 @@ import {
   streamParam,
   streamsQuery,
 } from "./inputs.ts"
+import { replyResponse } from "./reply-response.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
 /** A schedule's page shows this many of its newest events. */
@@ -41,7 +41,7 @@ const action = (verb: Action) =>
     listed,
     async (c: Context<StreamEnv>) => {
       const { stream, id } = scheduleParam.parse(c.req.param())
-      return answer(c, await c.var.rpc[verb](stream, id), (schedule) => ({ schedule }))
+      return replyResponse(c, await c.var.rpc[verb](stream, id), (schedule) => ({ schedule }))
     },
   ] as const
 
@@ -54,7 +54,7 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
     })
     .get(ADMIN_ROUTES.summary.path, validate("param", streamParam), listed, async (c) => {
       const { stream } = c.req.valid("param")
-      return answer(c, await c.var.rpc.summary(stream), (summary) => summary)
+      return replyResponse(c, await c.var.rpc.summary(stream), (summary) => summary)
     })
     .get(
       ADMIN_ROUTES.schedules.path,
@@ -63,15 +63,15 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
       listed,
       async (c) => {
         const { stream } = c.req.valid("param")
-        return answer(c, await c.var.rpc.list(stream, c.req.valid("query")), (page) => page)
+        return replyResponse(c, await c.var.rpc.list(stream, c.req.valid("query")), (page) => page)
       },
     )
     .get(ADMIN_ROUTES.schedule.path, validate("param", scheduleParam), listed, async (c) => {
       const { stream, id } = c.req.valid("param")
       const schedule = await c.var.rpc.get(stream, id)
-      if (!schedule.ok) return answer(c, schedule, () => ({}))
+      if (!schedule.ok) return replyResponse(c, schedule, () => ({}))
       const events = await c.var.rpc.events(stream, { scheduleId: id, limit: SCHEDULE_EVENTS })
-      return answer(c, events, (events) => ({ schedule: schedule.value, events }))
+      return replyResponse(c, events, (events) => ({ schedule: schedule.value, events }))
     })
     .put(
       ADMIN_ROUTES.putSchedule.path,
@@ -93,7 +93,7 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
         // Refused here, a bad definition never wakes (and so creates) a new stream's object; app.onError answers 400.
         validateDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
         const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id })
-        return answer(c, reply, (schedule) => ({ schedule }))
+        return replyResponse(c, reply, (schedule) => ({ schedule }))
       },
     )
     .post(...action("cancel"))
@@ -101,7 +101,7 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
     .post(...action("trigger"))
     .delete(ADMIN_ROUTES.remove.path, validate("param", scheduleParam), listed, async (c) => {
       const { stream, id } = c.req.valid("param")
-      return answer(c, await c.var.rpc.remove(stream, id), (schedule) => ({ removed: true, schedule }))
+      return replyResponse(c, await c.var.rpc.remove(stream, id), (schedule) => ({ removed: true, schedule }))
     })
     .get(
       ADMIN_ROUTES.events.path,
@@ -110,6 +110,6 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
       listed,
       async (c) => {
         const { stream } = c.req.valid("param")
-        return answer(c, await c.var.rpc.events(stream, c.req.valid("query")), (events) => ({ events }))
+        return replyResponse(c, await c.var.rpc.events(stream, c.req.valid("query")), (events) => ({ events }))
       },
     )

@@ -1,7 +1,7 @@
 import { type CronSchedule, CronSyntaxError, parseCron } from "../cron.ts"
+import { describeValue } from "../describe-value.ts"
 import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
 import type { Logger } from "../log.ts"
-import { show } from "../show.ts"
 
 export interface JobContext {
   /** The Worker's env. */
@@ -25,7 +25,7 @@ export interface JobContext {
 }
 
 export interface JobDefinition {
-  /** `[a-z0-9][a-z0-9._-]{0,99}`, unique across src/jobs.ts. */
+  /** `[a-z0-9][a-z0-9._-]{0,99}`, unique across the list given to `Jobs.registry`. */
   name: string
   /** 5 fields, UTC, minute granularity. */
   cron: string
@@ -79,7 +79,7 @@ export class JobDefinitionError extends Error {
  * ```
  */
 export function make(definition: JobDefinition): Job {
-  const label = typeof definition?.name === "string" ? definition.name : show(definition?.name)
+  const label = typeof definition?.name === "string" ? definition.name : describeValue(definition?.name)
   const fail = (field: keyof JobDefinition, problem: string) => {
     throw new JobDefinitionError(label, field, problem)
   }
@@ -96,7 +96,7 @@ export function make(definition: JobDefinition): Job {
   if (typeof definition.exclusive !== "boolean") fail("exclusive", "must be true or false")
   const timeoutMs = toMillis(definition.timeout)
   if (timeoutMs === undefined) {
-    fail("timeout", `must be milliseconds or a string such as "5 minutes", got ${show(definition.timeout)}`)
+    fail("timeout", `must be milliseconds or a string such as "5 minutes", got ${describeValue(definition.timeout)}`)
   } else if (timeoutMs < MIN_TIMEOUT_MS || timeoutMs > MAX_TIMEOUT_MS) {
     fail("timeout", `must be between 1 second and 15 minutes, got ${timeoutMs} ms`)
   }

@@ -8,7 +8,8 @@ export class DuplicateJobError extends Error {
 export function registry(jobs: readonly Job[]): readonly Job[] {
   const seen = new Set<string>()
   for (const job of jobs) {
-    if (seen.has(job.name)) throw new DuplicateJobError(`job "${job.name}" is declared twice in src/jobs.ts`)
+    if (seen.has(job.name))
+      throw new DuplicateJobError(`job "${job.name}" is declared twice in the list given to \`Jobs.registry\``)
     seen.add(job.name)
   }
   return Object.freeze([...jobs])

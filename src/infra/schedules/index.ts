@@ -1,6 +1,6 @@
-import { stream } from "./client.ts"
-import { consumer, retry, terminal } from "./consumer.ts"
-import { alarmWatchdog } from "./watchdog.ts"
+import { stream } from "./client/client.ts"
+import { consumer, retry, terminal } from "./client/consumer.ts"
+import { alarmWatchdog } from "./directory/watchdog.ts"
 
 /**
  * Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the outcomes a
@@ -31,9 +31,16 @@ export {
   type StreamRpc,
   StreamUnavailableError,
   streamRpc,
-} from "./client.ts"
-export type { Consumer, ConsumerDefinition, ConsumerRegistry, Delivery, DeliveryContext, Outcome } from "./consumer.ts"
-export { ConsumerDefinitionError, registry as consumerRegistry } from "./consumer.ts"
+} from "./client/client.ts"
+export type {
+  Consumer,
+  ConsumerDefinition,
+  ConsumerRegistry,
+  Delivery,
+  DeliveryContext,
+  Outcome,
+} from "./client/consumer.ts"
+export { ConsumerDefinitionError, registry as consumerRegistry } from "./client/consumer.ts"
 export {
   DEFAULT_RETENTION_MS,
   type Json,
@@ -49,15 +56,14 @@ export {
   type ScheduleState,
   STATES,
   validateDefinition,
-} from "./contract.ts"
-export type { ScheduleEvent } from "./events.ts"
-export { EVENT_LOG_LIMIT, LATE_THRESHOLD_MS } from "./events.ts"
-export type { StreamHooks } from "./hooks.ts"
-export type { Reply, ReplyError } from "./reply.ts"
-export { streamsRequired } from "./required.ts"
+} from "./client/contract.ts"
+export type { ScheduleEvent } from "./client/events.ts"
+export { EVENT_LOG_LIMIT, LATE_THRESHOLD_MS } from "./client/events.ts"
+export type { Reply, ReplyError } from "./client/reply.ts"
+export type { ScheduleView, StreamSummary } from "./client/view.ts"
+export type { WatchSummary } from "./directory/watch-summary.ts"
+export type { StreamHooks } from "./stream/hooks.ts"
 // Types only: the class extends cloudflare:workers' DurableObject, which only the Worker entry loads.
-export type { ScheduleStream, StreamOptions } from "./stream.ts"
-export { SUMMARY_ROWS_MAX } from "./summary.ts"
-export { BATCH_SIZE, type TickReport } from "./tick.ts"
-export type { ScheduleView, StreamSummary } from "./view.ts"
-export type { WatchSummary } from "./watch-summary.ts"
+export type { ScheduleStream, StreamOptions } from "./stream/stream.ts"
+export { SUMMARY_ROWS_MAX } from "./stream/summary.ts"
+export { BATCH_SIZE, type TickReport } from "./stream/tick.ts"

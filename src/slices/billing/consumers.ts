@@ -1,4 +1,4 @@
-import { Retry, Schedules } from "../../infra/portable.ts"
+import { Retry, Schedules } from "slotwise/portable"
 import { database } from "./db.ts"
 import { recordReminder, trialById, usageTotalOf } from "./queries.ts"
 import { webhookUrlProblem } from "./webhook-url.ts"

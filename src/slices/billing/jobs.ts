@@ -1,4 +1,4 @@
-import { Jobs } from "../../infra/portable.ts"
+import { Jobs } from "slotwise/portable"
 import { database } from "./db.ts"
 import { closeTrialsDueAt, rollUpUsageThrough } from "./queries.ts"
 

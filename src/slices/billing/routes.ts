@@ -1,7 +1,7 @@
 import { Hono } from "hono"
+import { problem, validate } from "slotwise/admin"
+import { isTimezone, NAME, NAME_RULE, Schedules } from "slotwise/portable"
 import * as z from "zod/mini"
-import { problem, validate } from "../../infra/admin/index.ts"
-import { isTimezone, NAME, NAME_RULE, Schedules } from "../../infra/portable.ts"
 import {
   type TrialReminderPayload,
   trialReminder,

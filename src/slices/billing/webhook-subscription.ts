@@ -1,4 +1,4 @@
-import type { ScheduleView, StreamClient } from "../../infra/portable.ts"
+import type { ScheduleView, StreamClient } from "slotwise/portable"
 import type { Database } from "./db.ts"
 import { replaceWebhook, webhookOf } from "./queries.ts"
 

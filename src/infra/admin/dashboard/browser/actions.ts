@@ -1,4 +1,4 @@
-import type { ScheduleState } from "../../../schedules/states.ts"
+import type { ScheduleState } from "../../../schedules/client/states.ts"
 
 export type ScheduleVerb = "cancel" | "resume" | "trigger" | "remove"
 

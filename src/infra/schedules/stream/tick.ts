@@ -1,8 +1,8 @@
-import { TIMED_OUT, within } from "../deadline.ts"
-import { describeError, logLine } from "../log.ts"
+import { TIMED_OUT, within } from "../../deadline.ts"
+import { describeError, logLine } from "../../log.ts"
+import type { ConsumerRegistry } from "../client/consumer.ts"
 import { StreamAlarm } from "./alarm.ts"
 import { type Claimed, claimDue } from "./claim.ts"
-import type { ConsumerRegistry } from "./consumer.ts"
 import * as core from "./core.ts"
 import { dispatch } from "./dispatch.ts"
 import type { DirectoryRecorder, StreamHooks } from "./hooks.ts"
@@ -60,8 +60,8 @@ export class Ticker {
     private readonly hooks: StreamHooks = {},
   ) {
     this.yieldAfterMs = hooks.yieldAfterMs ?? YIELD_AFTER_MS
-    const room = { full: () => this.inFlight >= BATCH_SIZE, waitMs: this.yieldAfterMs }
-    this.alarm = new StreamAlarm(storage, store, recorder, retention, room, hooks)
+    const capacity = { full: () => this.inFlight >= BATCH_SIZE, waitMs: this.yieldAfterMs }
+    this.alarm = new StreamAlarm(storage, store, recorder, retention, capacity, hooks)
     this.settlements = new Settlements(
       (answers) => {
         const write = () => settleAll(this.store, this.stream ?? "", answers, hooks.fenceRow)
@@ -127,7 +127,7 @@ export class Ticker {
     return report
   }
 
-  /** The claims of this tick within the dispatch room; a storage error claims none and is answered. */
+  /** The claims of this tick within the dispatch capacity; a storage error claims none and is answered. */
   private claim(now: number): { claims: Claimed[]; error?: unknown } {
     this.hooks.claiming?.()
     const leaseOf = (name: string) => this.consumers.get(name)?.leaseMs ?? UNDECLARED_CONSUMER_LEASE_MS

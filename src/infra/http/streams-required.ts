@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory"
-import { problem } from "../http/index.ts"
+import { problem } from "./problem.ts"
 
 /** True when the env carries the SCHEDULES Durable Object binding: a Worker. A Node container has none. */
 export const hasStreams = (env: unknown): boolean =>

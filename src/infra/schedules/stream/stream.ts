@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers"
-import { type SlotwiseEnv, workerEnv } from "../env.ts"
-import { describeError, logLine } from "../log.ts"
-import { type Consumer, type ConsumerRegistry, registry } from "./consumer.ts"
+import { type SlotwiseEnv, workerEnv } from "../../env.ts"
+import { describeError, logLine } from "../../log.ts"
+import { type Consumer, type ConsumerRegistry, registry } from "../client/consumer.ts"
 import {
   type EventsOptions,
   type ListOptions,
@@ -12,18 +12,18 @@ import {
   validateEventsOptions,
   validateListOptions,
   validateRetention,
-} from "./contract.ts"
+} from "../client/contract.ts"
+import type { ScheduleEvent } from "../client/events.ts"
+import { ok, type Reply, refuse } from "../client/reply.ts"
+import { type ScheduleView, type StreamSummary, viewOf } from "../client/view.ts"
+import { AlarmRecorder } from "../directory/recorder.ts"
 import * as core from "./core.ts"
-import type { ScheduleEvent } from "./events.ts"
 import type { StreamHooks } from "./hooks.ts"
-import { AlarmRecorder } from "./recorder.ts"
-import { ok, type Reply, refuse } from "./reply.ts"
 import { Retention } from "./retention.ts"
 import type { ScheduleRow } from "./row.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { summarize } from "./summary.ts"
 import { BATCH_SIZE, Ticker, type TickReport } from "./tick.ts"
-import { type ScheduleView, type StreamSummary, viewOf } from "./view.ts"
 
 /** How long one alarm goes on delivering a backlog before it hands over to the next alarm. */
 export const ALARM_WORK_MS = 5_000

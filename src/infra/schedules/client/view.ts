@@ -1,5 +1,5 @@
+import { eligibleAt, type ScheduleRow, timingOf } from "../stream/row.ts"
 import type { Json, ScheduleState, Timing } from "./contract.ts"
-import { eligibleAt, type ScheduleRow, timingOf } from "./row.ts"
 
 /** A schedule as clients and the admin API see it; times are epoch milliseconds. */
 export interface ScheduleView {

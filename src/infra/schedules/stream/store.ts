@@ -1,8 +1,8 @@
+import type { ScheduleState } from "../client/contract.ts"
+import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "../client/events.ts"
 import { chunks, MAX_BINDINGS } from "./bindings.ts"
-import type { ScheduleState } from "./contract.ts"
 import type { Change } from "./core.ts"
 import { EventLog } from "./event-log.ts"
-import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "./events.ts"
 import type { ScheduleRow } from "./row.ts"
 
 /** The schema this code knows; a stream whose storage is newer refuses to run. */

@@ -1,8 +1,8 @@
-import { TIMED_OUT, within } from "../deadline.ts"
-import { describeError, logger } from "../log.ts"
-import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../tracing/index.ts"
-import type { Consumer, Delivery, DeliveryContext } from "./consumer.ts"
-import { isOutcome } from "./consumer.ts"
+import { TIMED_OUT, within } from "../../deadline.ts"
+import { describeError, logger } from "../../log.ts"
+import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../../tracing/index.ts"
+import type { Consumer, Delivery, DeliveryContext } from "../client/consumer.ts"
+import { isOutcome } from "../client/consumer.ts"
 import type { DeliveryResult } from "./core.ts"
 import { normalised } from "./result.ts"
 

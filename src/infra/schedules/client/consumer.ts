@@ -1,5 +1,5 @@
-import { type Duration, toMillis } from "../duration.ts"
-import type { Logger } from "../log.ts"
+import { type Duration, toMillis } from "../../duration.ts"
+import type { Logger } from "../../log.ts"
 import type { Json } from "./contract.ts"
 
 export interface Delivery<P extends Json = Json> {

@@ -1,4 +1,4 @@
-import { logLine } from "../log.ts"
+import { logLine } from "../../log.ts"
 import * as core from "./core.ts"
 import { normalised } from "./result.ts"
 import type { ScheduleRow } from "./row.ts"

@@ -1,5 +1,5 @@
+import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "../client/events.ts"
 import { chunks, MAX_BINDINGS } from "./bindings.ts"
-import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "./events.ts"
 
 type Exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlStorageValue[]) => T[]
 

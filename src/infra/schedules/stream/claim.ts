@@ -9,7 +9,7 @@ export interface Claimed {
 }
 
 /**
- * The claim (ADR 0202): selects at most `room` due rows and claims them in one transaction, each
+ * The claim (ADR 0202): selects at most `limit` due rows and claims them in one transaction, each
  * rechecked by the core against what the selection saw, with a fresh token and `leaseOf` its
  * consumer. A last allowed attempt that was lost is given up instead. An idle tick only reads;
  * a storage error claims none of them (the transaction rolls back) and is thrown.
@@ -17,12 +17,12 @@ export interface Claimed {
 export function claimDue(
   store: ScheduleStore,
   now: number,
-  room: number,
+  limit: number,
   leaseOf: (consumer: string) => number,
 ): Claimed[] {
-  if (room <= 0) return []
+  if (limit <= 0) return []
   // Synchronous from here to the commit: no other call runs between this read and the claims.
-  const due = store.selectDue(now, room)
+  const due = store.selectDue(now, limit)
   if (due.length === 0) return []
   return store.transaction(() => {
     const claimed: Claimed[] = []

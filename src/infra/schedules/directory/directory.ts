@@ -1,6 +1,6 @@
 import { asc, eq, gt, lt, sql } from "drizzle-orm"
-import { database, scheduleStreams } from "../db/index.ts"
-import { TIMED_OUT, within } from "../deadline.ts"
+import { database, scheduleStreams } from "../../db/index.ts"
+import { TIMED_OUT, within } from "../../deadline.ts"
 
 /** How long an upsert waits for the directory before leaving the entry to a later upsert. */
 export const DIRECTORY_DEADLINE_MS = 5_000

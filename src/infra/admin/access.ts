@@ -51,7 +51,7 @@ const bearer = bearerAuth<AdminEnv>({
  * `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time (hashed, so length leaks nothing).
  * A configured token no bearer header can carry is a 503 naming the rule, never a 401 to the right token.
  */
-export const door = createMiddleware<AdminEnv>(async (c, next) => {
+export const requireBearerToken = createMiddleware<AdminEnv>(async (c, next) => {
   if (!ADMIN_TOKEN_SYNTAX.test(adminToken(c.env) ?? "")) {
     return problem(
       c,
@@ -64,11 +64,11 @@ export const door = createMiddleware<AdminEnv>(async (c, next) => {
 })
 
 /**
- * The admin door for a Worker's own routes: 503 while no ADMIN_TOKEN is configured, 401 without it.
+ * Admin access for a Worker's own routes: 503 while no ADMIN_TOKEN is configured, 401 without it.
  *
  * @example
  * ```ts
- * app.use("/billing/*", adminDoor)
+ * app.use("/billing/*", requireAdmin)
  * ```
  */
-export const adminDoor = every(adminOn, door)
+export const requireAdmin = every(adminOn, requireBearerToken)

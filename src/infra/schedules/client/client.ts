@@ -1,5 +1,6 @@
-import type { Duration } from "../duration.ts"
-import type { StreamNamespace } from "../env.ts"
+import type { Duration } from "../../duration.ts"
+import type { StreamNamespace } from "../../env.ts"
+import type { ScheduleStream } from "../stream/stream.ts"
 import {
   assertName,
   encodePayload,
@@ -11,7 +12,6 @@ import {
 } from "./contract.ts"
 import type { ScheduleEvent } from "./events.ts"
 import type { Reply, ReplyError } from "./reply.ts"
-import type { ScheduleStream } from "./stream.ts"
 import type { ScheduleView } from "./view.ts"
 
 export class ScheduleNotFoundError extends Error {

@@ -1,4 +1,4 @@
-import type { ScheduleSpec, ScheduleState, Timing } from "./contract.ts"
+import type { ScheduleSpec, ScheduleState, Timing } from "../client/contract.ts"
 
 /** One schedule as the stream stores it. Times are epoch milliseconds. */
 export interface ScheduleRow {

@@ -1,10 +1,10 @@
-import { TIMED_OUT, within } from "../deadline.ts"
-import { MINUTE_MS } from "../duration.ts"
-import { type SlotwiseEnv, slotwiseEnv } from "../env.ts"
-import { Jobs } from "../jobs/index.ts"
-import { describeError } from "../log.ts"
+import { TIMED_OUT, within } from "../../deadline.ts"
+import { MINUTE_MS } from "../../duration.ts"
+import { type SlotwiseEnv, slotwiseEnv } from "../../env.ts"
+import { Jobs } from "../../jobs/index.ts"
+import { describeError } from "../../log.ts"
+import type { ScheduleStream } from "../stream/stream.ts"
 import { recordNextEligible, staleStreams } from "./directory.ts"
-import type { ScheduleStream } from "./stream.ts"
 import type { WatchSummary } from "./watch-summary.ts"
 
 /** At most this many streams are nudged per run: that many directory rows and RPCs a minute. */

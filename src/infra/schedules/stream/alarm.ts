@@ -1,11 +1,11 @@
-import { recoveryDelay } from "../backoff.ts"
-import { describeError, logLine } from "../log.ts"
+import { recoveryDelay } from "../../backoff.ts"
+import { describeError, logLine } from "../../log.ts"
 import type { DirectoryRecorder, StreamHooks } from "./hooks.ts"
 import type { Retention } from "./retention.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** What the alarm needs to know of the dispatches in flight (tick.ts). */
-export interface DispatchRoom {
+export interface DispatchCapacity {
   /** True while every dispatch slot is taken: due rows then wait for one. */
   full(): boolean
   /** How long a full stream waits before it looks again (a late answer re-arms sooner). */
@@ -27,7 +27,7 @@ export class StreamAlarm {
     private readonly store: ScheduleStore,
     private readonly recorder: DirectoryRecorder,
     private readonly retention: Retention,
-    private readonly room: DispatchRoom,
+    private readonly capacity: DispatchCapacity,
     private readonly hooks: StreamHooks = {},
   ) {}
 
@@ -86,7 +86,7 @@ export class StreamAlarm {
     const current = await this.storage.getAlarm()
     // Read after the await, so a settlement that landed meanwhile is seen.
     let due = this.store.nextEligibleAt() ?? null
-    if (due !== null && this.room.full()) due = Math.max(due, now + this.room.waitMs)
+    if (due !== null && this.capacity.full()) due = Math.max(due, now + this.capacity.waitMs)
     const next = earliest(due, this.retention.nextSweepAt())
     const alarm = earliest(next, this.recorder.retryAt())
     if (alarm === null && current !== null) await this.storage.deleteAlarm()

@@ -1,6 +1,6 @@
-import { CronSyntaxError, canonicalTimezone, isTimezone, parseCron } from "../cron.ts"
-import { type Duration, toMillis } from "../duration.ts"
-import { show } from "../show.ts"
+import { CronSyntaxError, canonicalTimezone, isTimezone, parseCron } from "../../cron.ts"
+import { describeValue } from "../../describe-value.ts"
+import { type Duration, toMillis } from "../../duration.ts"
 import { type ScheduleState, STATES } from "./states.ts"
 
 /**
@@ -115,7 +115,7 @@ export function validateDefinition(
   if (unknown !== undefined) fail("definition", `has an unknown field "${unknown}"`)
   const id = assertName("id", def.id)
   if (typeof def.consumer !== "string" || !knownConsumer(def.consumer)) {
-    fail("consumer", `${show(def.consumer)} is not a consumer listed in src/consumers.ts`)
+    fail("consumer", `${describeValue(def.consumer)} is not among the consumers given to \`Schedules.durableObject\``)
   }
   const timing = validateTiming(def, now)
   const payload = encodePayload(def.payload)
@@ -164,7 +164,7 @@ function validateTiming(def: Record<string, unknown>, now: number): Timing {
     default: {
       const timezone = def.timezone === undefined ? "UTC" : def.timezone
       if (typeof timezone !== "string" || !isTimezone(timezone))
-        fail("timezone", `${show(timezone)} is not an IANA timezone`)
+        fail("timezone", `${describeValue(timezone)} is not an IANA timezone`)
       if (typeof def.cron !== "string") fail("cron", "must be a string of 5 fields")
       try {
         const schedule = parseCron(def.cron as string, timezone as string)

@@ -1,8 +1,8 @@
-import { durableDelay } from "../backoff.ts"
-import { parseCron } from "../cron.ts"
-import type { Delivery } from "./consumer.ts"
-import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "./contract.ts"
-import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "./events.ts"
+import { durableDelay } from "../../backoff.ts"
+import { parseCron } from "../../cron.ts"
+import type { Delivery } from "../client/consumer.ts"
+import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "../client/contract.ts"
+import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "../client/events.ts"
 import { eligibleAt, isRecurring, type ScheduleRow, specOf, timingColumns } from "./row.ts"
 
 /** A pure transition's result: the row to write (or delete) and the events to append with it. */

@@ -1,7 +1,7 @@
-import type { ScheduleState } from "./contract.ts"
-import { LATE_THRESHOLD_MS } from "./events.ts"
+import type { ScheduleState } from "../client/contract.ts"
+import { LATE_THRESHOLD_MS } from "../client/events.ts"
+import type { StreamSummary } from "../client/view.ts"
 import type { ScheduleStore } from "./store.ts"
-import type { StreamSummary } from "./view.ts"
 
 /** A summary reads at most this many rows (plus one index row): its counts say "at least" beyond it. */
 export const SUMMARY_ROWS_MAX = 10_000
