@@ -111,6 +111,20 @@ describe("a run's record, written by the release that ends it", () => {
     expect(runsOf(await leaseOf(job.name))[0]?.error).toBe(`Error: ${message}`)
   })
 
+  it("releases and records a run that throws a value with no prototype, with a readable error", async () => {
+    const job = exclusive(() => {
+      throw Object.assign(Object.create(null), { reason: "odd" })
+    })
+    const result = await Jobs.run(job, slot(0), { env, runId: "r-odd" })
+    expect(result).toMatchObject({ status: "failed", runId: "r-odd" })
+    expect(await leaseOf(job.name)).toMatchObject({ holder: null, leaseUntil: null, lastSlot: slot(0).getTime() })
+    expect(lastRunOf(await leaseOf(job.name))).toMatchObject({
+      runId: "r-odd",
+      outcome: "failed",
+      error: 'object {"reason":"odd"}',
+    })
+  })
+
   it("writes nothing for a run whose claim is refused because the slot is taken", async () => {
     const job = exclusive(() => {})
     await Jobs.run(job, slot(0), { env, runId: "r-owner" })

@@ -114,7 +114,8 @@ async function attempt(
   }
 
   const outcome = await runWithin(job, slot, workerEnv(deps.env), runId, logger(fields))
-  if (outcome.error !== undefined) span.recordException(exceptionOf(outcome.error))
+  // A job may throw undefined: the outcome, not the value thrown, says whether it failed.
+  if (outcome.status === "failed") span.recordException(exceptionOf(outcome.error))
 
   let releaseError: string | undefined
   if (job.exclusive) {
@@ -136,7 +137,7 @@ async function attempt(
     }
   }
   return finish(outcome.status, {
-    ...(outcome.error === undefined ? {} : { error: describeError(outcome.error) }),
+    ...(outcome.status === "failed" ? { error: describeError(outcome.error) } : {}),
     ...(releaseError === undefined ? {} : { releaseError }),
   })
 }
