@@ -13,7 +13,7 @@ import {
 } from "../../src/infra/jobs/record.ts"
 import { captureLogs } from "../support/logs.ts"
 
-captureLogs()
+const logs = captureLogs()
 const db = database(env.DB)
 const T0 = Date.UTC(2026, 10, 30, 3, 0)
 const MINUTE = 60_000
@@ -123,6 +123,16 @@ describe("a run's record, written by the release that ends it", () => {
       outcome: "failed",
       error: 'object {"reason":"odd"}',
     })
+  })
+
+  it("gives the log line and the record the same ms: one measurement, even as the clock moves on", async () => {
+    const job = exclusive(() => {})
+    const start = slot(0).getTime() + 1_000
+    await Jobs.run(job, slot(0), { env, runId: "r-ms", now: clock(start, start, start + 40, start + 95, start + 300) })
+    const record = lastRunOf(await leaseOf(job.name))
+    const [line] = logs.of("job.run").filter((entry) => entry.runId === "r-ms")
+    expect(record?.ms).toBe(40)
+    expect(line?.ms).toBe(record?.ms)
   })
 
   it("writes nothing for a run whose claim is refused because the slot is taken", async () => {

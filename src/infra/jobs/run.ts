@@ -84,8 +84,12 @@ async function attempt(
   const fields = { job: job.name, slot: slot.toISOString(), runId }
   const deadline = deps.d1DeadlineMs ?? D1_DEADLINE_MS
   const db = database(deps.env.DB)
-  const finish = (status: RunStatus, extra: Record<string, unknown> = {}, reason?: RunResult["reason"]): RunResult => {
-    const ms = Math.max(0, now() - started)
+  const finish = (
+    status: RunStatus,
+    extra: Record<string, unknown> = {},
+    reason?: RunResult["reason"],
+    ms = Math.max(0, now() - started),
+  ): RunResult => {
     const why = reason === undefined ? {} : { reason }
     logLine(status === "ran" ? "info" : "error", "job.run", { ...fields, outcome: status, ms, ...why, ...extra })
     return { status, runId, ms, ...why }
@@ -117,14 +121,16 @@ async function attempt(
   // A job may throw undefined: the outcome, not the value thrown, says whether it failed.
   if (outcome.status === "failed") span.recordException(exceptionOf(outcome.error))
 
+  // Measured once: the log line and the stored record carry the same ms.
+  const finishedAt = now()
+  const ms = Math.max(0, finishedAt - started)
   let releaseError: string | undefined
   if (job.exclusive) {
-    const finishedAt = now()
     const record: RunRecord = {
       slot: slot.getTime(),
       runId,
       outcome: outcome.status,
-      ms: Math.max(0, finishedAt - started),
+      ms,
       finishedAt,
       error: errorOf(job, outcome),
     }
@@ -136,10 +142,15 @@ async function attempt(
       releaseError = describeError(error)
     }
   }
-  return finish(outcome.status, {
-    ...(outcome.status === "failed" ? { error: describeError(outcome.error) } : {}),
-    ...(releaseError === undefined ? {} : { releaseError }),
-  })
+  return finish(
+    outcome.status,
+    {
+      ...(outcome.status === "failed" ? { error: describeError(outcome.error) } : {}),
+      ...(releaseError === undefined ? {} : { releaseError }),
+    },
+    undefined,
+    ms,
+  )
 }
 
 /** What the record says went wrong, cut to RUN_ERROR_MAX: the error thrown, or the timeout passed. */
