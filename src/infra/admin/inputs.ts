@@ -29,7 +29,8 @@ export const scheduleBody = z.strictObject({
   consumer: text(128),
   // Any JSON: validateDefinition checks it without recursion (a recursive JSON schema overflows on deep nesting).
   payload: z.optional(z.unknown()),
-  maxAttempts: z.optional(z.number()),
+  // validateDefinition's rule, the client's: one rule for both (null is unset).
+  maxAttempts: z.optional(z.unknown()),
   at: z.optional(z.union([z.number(), text(64)])),
   after: z.optional(duration),
   every: z.optional(duration),
