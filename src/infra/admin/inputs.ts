@@ -9,6 +9,8 @@ export const jobParam = z.object({
   name: z.string().check(z.regex(JOB_NAME, "must match [a-z0-9][a-z0-9._-]{0,99}")),
 })
 export const leaseParam = jobParam
+/** `force=true` releases a lease still within its run's timeout. */
+export const releaseQuery = z.object({ force: z.optional(z.enum(["true", "false"])) })
 export const streamParam = z.object({ stream: name })
 export const scheduleParam = z.object({ stream: name, id: name })
 
