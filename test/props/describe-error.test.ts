@@ -1,8 +1,11 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { describeError, logLine } from "../../src/infra/log.ts"
+import { consumer } from "../../src/infra/schedules/consumer.ts"
+import { dispatch } from "../../src/infra/schedules/dispatch.ts"
 import { exceptionOf } from "../../src/infra/tracing/tracer.ts"
 import { captureLogs } from "../support/logs.ts"
+import { recordingTracer } from "../support/tracer.ts"
 
 const logs = captureLogs()
 
@@ -100,4 +103,33 @@ describe("describing a thrown value", () => {
     expect(describeError("plain")).toBe("plain")
     expect(describeError(Object.assign(Object.create(null), { code: 7 }))).toBe('object {"code":7}')
   })
+})
+
+describe("a consumer that throws an odd value", () => {
+  it.each(oddValues().map((value, i) => [i, value]))(
+    "odd value #%s is a retry with a reason, and its span records the exception",
+    async (_, value) => {
+      const odd = consumer({
+        name: "test.odd-thrower",
+        deliver: () => {
+          throw value
+        },
+      })
+      const delivery = {
+        stream: "odd",
+        scheduleId: "odd-1",
+        occurrence: 1,
+        dueAt: new Date(0),
+        attempt: 1,
+        lateByMs: 0,
+        idempotencyKey: "schedule:odd/odd-1:1",
+        payload: null,
+      }
+      const tracer = recordingTracer()
+      const result = await dispatch(odd, delivery, { env: {} as Cloudflare.Env }, tracer)
+      expect(result).toMatchObject({ status: "retry", reason: expect.any(String) })
+      expect(tracer.spans[0]?.exceptions.every(isException)).toBe(true)
+      expect(tracer.spans[0]?.status).toMatchObject({ code: "error", message: expect.any(String) })
+    },
+  )
 })
