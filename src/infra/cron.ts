@@ -10,9 +10,17 @@ export interface CronSchedule {
   matches(minuteMs: number): boolean
   /** The first time the expression names strictly after `afterMs`, or undefined if none. */
   nextAfter(afterMs: number): number | undefined
+  /**
+   * True when the expression names a day within `horizonMs` after `afterMs`. Cheap: it searches days
+   * without the timezone (a day of the calendar exists in every zone), so a cron that never fires
+   * costs a few milliseconds, not the zone-by-zone walk of nextAfter.
+   */
+  firesWithin(afterMs: number, horizonMs: number): boolean
   /** The latest `count` times the expression names strictly before `beforeMs`, newest first. */
   previousBefore(beforeMs: number, count: number): number[]
 }
+
+const DAY_MS = 86_400_000
 
 export class CronSyntaxError extends Error {
   override name = "CronSyntaxError"
@@ -42,6 +50,12 @@ export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
     },
     matches: (minuteMs) => cron.match(new Date(minuteMs)),
     nextAfter: (afterMs) => cron.nextRun(new Date(afterMs))?.getTime(),
+    firesWithin: (afterMs, horizonMs) => {
+      const days = new Cron(`0 0 ${fields.slice(2).join(" ")}`, { mode: "5-part", paused: true })
+      // A day's midnight may fall a day before `afterMs` in the zone; a day's slack either side.
+      const day = days.nextRun(new Date(afterMs - DAY_MS))?.getTime()
+      return day !== undefined && day <= afterMs + horizonMs + DAY_MS
+    },
     previousBefore: (beforeMs, count) => cron.previousRuns(count, new Date(beforeMs)).map((time) => time.getTime()),
   }
 }
@@ -69,11 +83,14 @@ function patternKey(pattern: string): string {
 export const canonicalTimezone = (timezone: string): string =>
   new Intl.DateTimeFormat("en-US", { timeZone: timezone }).resolvedOptions().timeZone
 
-/** True when `timezone` is an IANA name the runtime knows. */
+/** A fixed UTC offset ("+01:00", "-0530"), which Intl and croner accept as a zone but which is no IANA name. */
+const OFFSET = /^[+-]/
+
+/** True when `timezone` is an IANA name the runtime knows (a fixed offset such as "+01:00" is not). */
 export function isTimezone(timezone: string): boolean {
+  if (typeof timezone !== "string" || OFFSET.test(timezone.trim())) return false
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: timezone })
-    return true
+    return !OFFSET.test(canonicalTimezone(timezone))
   } catch {
     return false
   }

@@ -30,12 +30,54 @@ export function logger(context: LogFields): Logger {
   }
 }
 
-/** A short, loggable description of anything thrown: its innermost cause (drizzle wraps D1's). */
+/** How far describeError follows `cause`: a chain that loops must not hang the run that threw it. */
+const CAUSE_DEPTH = 16
+/** How much of an object without text (no prototype, a throwing toString) describeError shows as JSON. */
+const SHAPE_MAX = 200
+
+/**
+ * A short, loggable description of anything thrown: its innermost cause (drizzle wraps D1's). Never
+ * throws, whatever was thrown: an object with no prototype, a throwing getter, a revoked Proxy.
+ *
+ * @example
+ * ```ts
+ * describeError(new Error("outer", { cause: new TypeError("inner") })) // "TypeError: inner"
+ * describeError(Object.create(null)) // "object {}"
+ * ```
+ */
 export function describeError(error: unknown): string {
-  let root = error
-  while (root instanceof Error && root.cause instanceof Error) root = root.cause
-  if (root instanceof Error) return `${root.name}: ${root.message}`
-  return String(root)
+  try {
+    let root = error
+    for (let depth = 0; depth < CAUSE_DEPTH && root instanceof Error && root.cause instanceof Error; depth++) {
+      root = root.cause
+    }
+    if (root instanceof Error) return `${textOf(root.name)}: ${textOf(root.message)}`
+    return textOf(root)
+  } catch {
+    return shapeOf(error)
+  }
+}
+
+/** A value's own text (String), or its shape when it has none. */
+function textOf(value: unknown): string {
+  if (typeof value === "string") return value
+  try {
+    return String(value)
+  } catch {
+    return shapeOf(value)
+  }
+}
+
+/** An object that cannot be turned into text, by its fields as JSON, or by its type alone. */
+function shapeOf(value: unknown): string {
+  try {
+    const json = JSON.stringify(value)
+    if (typeof json === "string")
+      return `${typeof value} ${json.length > SHAPE_MAX ? `${json.slice(0, SHAPE_MAX)}…` : json}`
+  } catch {
+    // a throwing getter, a BigInt field or a revoked Proxy: the type is all there is to say
+  }
+  return `a thrown ${typeof value} that cannot be turned into text`
 }
 
 function errorReplacer(_key: string, value: unknown): unknown {

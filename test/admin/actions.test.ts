@@ -180,7 +180,7 @@ describe("DELETE /admin/leases/:name", () => {
     await setLease(ROLL_UP, slot, until, "stuck-run")
     expect((await leasesView()).leases.find((lease) => lease.name === ROLL_UP)?.status).toBe("held")
 
-    const res = await adminFetch(`/admin/leases/${ROLL_UP}`, { method: "DELETE" })
+    const res = await adminFetch(`/admin/leases/${ROLL_UP}?force=true`, { method: "DELETE" })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({
       released: true,
@@ -195,6 +195,7 @@ describe("DELETE /admin/leases/:name", () => {
         leaseUntil: until,
         lastSlot: slot,
         released: true,
+        forced: true,
       }),
     ])
 
@@ -212,9 +213,60 @@ describe("DELETE /admin/leases/:name", () => {
     expect(await leaseRow(ROLL_UP)).toEqual({ name: ROLL_UP, last_slot: slot, lease_until: null, holder: null })
   })
 
+  it("refuses (409) to release a lease still within its run's timeout unless forced, and changes nothing", async () => {
+    const until = Date.now() + 10 * MINUTE
+    await setLease("held.job", 7 * MINUTE, until, "live-run")
+    for (const query of ["", "?force=false"]) {
+      const body = await expectProblem(await adminFetch(`/admin/leases/held.job${query}`, { method: "DELETE" }), 409)
+      expect(body.detail).toMatch(/force=true/)
+    }
+    expect(await leaseRow("held.job")).toEqual({
+      name: "held.job",
+      last_slot: 7 * MINUTE,
+      lease_until: until,
+      holder: "live-run",
+    })
+    // An expired lease's run is past its timeout: released without force.
+    await setLease("held.job", 7 * MINUTE, Date.now() - MINUTE, "gone-run")
+    const res = await adminFetch("/admin/leases/held.job", { method: "DELETE" })
+    expect(await res.json()).toMatchObject({ released: true, lease: { holder: null } })
+  })
+
+  it("a forced release of a running job's lease still records that run's outcome when it ends", async () => {
+    let started = () => {}
+    const running = new Promise<void>((resolve) => {
+      started = resolve
+    })
+    let finish = () => {}
+    const finishing = new Promise<void>((resolve) => {
+      finish = resolve
+    })
+    const job = Jobs.make({
+      name: "admin.forced",
+      cron: "* * * * *",
+      exclusive: true,
+      timeout: "1 minute",
+      run: async () => {
+        started()
+        await finishing
+      },
+    })
+    const slot = new Date(Date.UTC(2026, 10, 30, 4, 0))
+    const run = Jobs.run(job, slot, { env, runId: "r-forced" })
+    await running
+    const res = await adminFetch("/admin/leases/admin.forced?force=true", { method: "DELETE" })
+    expect(await res.json()).toMatchObject({ released: true })
+    finish()
+    expect(await run).toMatchObject({ status: "ran", runId: "r-forced" })
+    const row = await env.DB.prepare("SELECT * FROM jobs_leases WHERE name = ?").bind("admin.forced").first()
+    expect(row).toMatchObject({ last_slot: slot.getTime(), holder: null, lease_until: null, last_run_id: "r-forced" })
+    expect(row?.last_outcome).toBe("ran")
+    expect(JSON.parse(row?.run_history as string)).toEqual([expect.objectContaining({ runId: "r-forced" })])
+  })
+
   it("releases an undeclared job's lease too", async () => {
     await setLease("ghost.stuck", 5 * MINUTE, Date.now() + MINUTE, "ghost-holder")
-    const res = await adminFetch("/admin/leases/ghost.stuck", { method: "DELETE" })
+    const res = await adminFetch("/admin/leases/ghost.stuck?force=true", { method: "DELETE" })
     expect(await res.json()).toMatchObject({ released: true, lease: { lastSlot: 5 * MINUTE, holder: null } })
   })
 })

@@ -158,6 +158,8 @@ describe("PUT bodies are 400 naming the field, and write nothing", () => {
     ["a cron that is a number", def({ cron: 5 }), "cron"],
     ["a bad timezone", def({ cron: "0 9 * * *", timezone: "Mars/Olympus_Mons" }), "timezone"],
     ["a timezone without cron", def({ every: "1 day", timezone: "UTC" }), "timezone"],
+    ["a fixed offset as timezone", def({ cron: "0 9 * * *", timezone: "+01:00" }), "timezone"],
+    ["a cron that never fires", def({ cron: "0 0 31 2 *" }), "cron"],
     ["a body id unlike the path's", def({ id: "other", every: "1 day" }), "id"],
     ["a payload over 64 KiB", def({ every: "1 day", payload: "x".repeat(70 * 1024) }), "payload"],
     // 5 KB of JSON that once overflowed the stack of the body's validation (a 500).
@@ -186,6 +188,27 @@ describe("PUT bodies are 400 naming the field, and write nothing", () => {
       expect((await snapshot()).objects).not.toContain(objectIdOf(fresh))
     },
   )
+
+  it("a body that is not JSON is 400 saying the body must be JSON, whatever it holds", async () => {
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const res = await adminFetch(`/admin/streams/${STREAM}/schedules/${ID}`, {
+        method: "PUT",
+        headers: { "content-type": contentType },
+        body: VALID_BODY,
+      })
+      const problem = await expectProblem(res, 400, "body")
+      expect(problem.detail).toMatch(/must be JSON/)
+    }
+  })
+
+  it("maxAttempts null is accepted as unset, as the client accepts it (one rule)", async () => {
+    const res = await adminFetch(`/admin/streams/${STREAM}/schedules/${ID}`, {
+      method: "PUT",
+      body: def({ every: "1 day", maxAttempts: null }),
+    })
+    expect(res.status).toBe(200)
+    expect((await res.json()) as unknown).toMatchObject({ schedule: { maxAttempts: null } })
+  })
 
   it("a body id equal to the path's is accepted", async () => {
     const res = await adminFetch(`/admin/streams/${STREAM}/schedules/${ID}`, {

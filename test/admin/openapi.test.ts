@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers"
 import { Hono } from "hono"
 import { describe, expect, it } from "vitest"
 import { admin } from "../../src/infra/admin/index.ts"
-import { eventsQuery, schedulesQuery, streamsQuery } from "../../src/infra/admin/inputs.ts"
+import { eventsQuery, releaseQuery, schedulesQuery, streamsQuery } from "../../src/infra/admin/inputs.ts"
 import { ADMIN_ROUTES, adminPath } from "../../src/infra/admin/routes.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
 import { consumers } from "../support/consumers.ts"
@@ -25,6 +25,7 @@ describe("GET /admin/openapi.json", () => {
       streams: streamsQuery,
       schedules: schedulesQuery,
       events: eventsQuery,
+      releaseLease: releaseQuery,
     } as const
     for (const [name, route] of Object.entries(ADMIN_ROUTES)) {
       const path = route.path.replace(/:(\w+)/g, "{$1}")

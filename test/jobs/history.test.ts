@@ -13,7 +13,7 @@ import {
 } from "../../src/infra/jobs/record.ts"
 import { captureLogs } from "../support/logs.ts"
 
-captureLogs()
+const logs = captureLogs()
 const db = database(env.DB)
 const T0 = Date.UTC(2026, 10, 30, 3, 0)
 const MINUTE = 60_000
@@ -109,6 +109,30 @@ describe("a run's record, written by the release that ends it", () => {
     })
     await Jobs.run(job, slot(0), { env })
     expect(runsOf(await leaseOf(job.name))[0]?.error).toBe(`Error: ${message}`)
+  })
+
+  it("releases and records a run that throws a value with no prototype, with a readable error", async () => {
+    const job = exclusive(() => {
+      throw Object.assign(Object.create(null), { reason: "odd" })
+    })
+    const result = await Jobs.run(job, slot(0), { env, runId: "r-odd" })
+    expect(result).toMatchObject({ status: "failed", runId: "r-odd" })
+    expect(await leaseOf(job.name)).toMatchObject({ holder: null, leaseUntil: null, lastSlot: slot(0).getTime() })
+    expect(lastRunOf(await leaseOf(job.name))).toMatchObject({
+      runId: "r-odd",
+      outcome: "failed",
+      error: 'object {"reason":"odd"}',
+    })
+  })
+
+  it("gives the log line and the record the same ms: one measurement, even as the clock moves on", async () => {
+    const job = exclusive(() => {})
+    const start = slot(0).getTime() + 1_000
+    await Jobs.run(job, slot(0), { env, runId: "r-ms", now: clock(start, start, start + 40, start + 95, start + 300) })
+    const record = lastRunOf(await leaseOf(job.name))
+    const [line] = logs.of("job.run").filter((entry) => entry.runId === "r-ms")
+    expect(record?.ms).toBe(40)
+    expect(line?.ms).toBe(record?.ms)
   })
 
   it("writes nothing for a run whose claim is refused because the slot is taken", async () => {

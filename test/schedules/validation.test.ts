@@ -38,6 +38,12 @@ describe("bad input is refused before anything is written, naming the field", ()
     ["an out-of-range cron", { every: undefined, cron: "0 25 * * *" }, "cron"],
     ["an unknown timezone", { every: undefined, cron: "0 9 * * *", timezone: "Mars/Olympus_Mons" }, "timezone"],
     ["a timezone without cron", { timezone: "Europe/Berlin" }, "timezone"],
+    // README says IANA names only: a fixed offset has no daylight saving and is not a place.
+    ["a fixed offset as timezone", { every: undefined, cron: "0 9 * * *", timezone: "+01:00" }, "timezone"],
+    ["a negative fixed offset as timezone", { every: undefined, cron: "0 9 * * *", timezone: "-05:30" }, "timezone"],
+    ["a cron that never fires", { every: undefined, cron: "0 0 31 2 *" }, "cron"],
+    // February 29th that is also a Monday: next in 2044, past the 10-year bound of the search.
+    ["a cron with no occurrence within 10 years", { every: undefined, cron: "0 0 29 2 +1" }, "cron"],
     ["every under 1 second", { every: 999 }, "every"],
     ["every that is not a duration", { every: "often" }, "every"],
     ["at without an offset", { every: undefined, at: "2100-01-04T09:00:00" }, "at"],

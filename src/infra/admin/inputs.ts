@@ -9,6 +9,8 @@ export const jobParam = z.object({
   name: z.string().check(z.regex(JOB_NAME, "must match [a-z0-9][a-z0-9._-]{0,99}")),
 })
 export const leaseParam = jobParam
+/** `force=true` releases a lease still within its run's timeout. */
+export const releaseQuery = z.object({ force: z.optional(z.enum(["true", "false"])) })
 export const streamParam = z.object({ stream: name })
 export const scheduleParam = z.object({ stream: name, id: name })
 
@@ -29,7 +31,8 @@ export const scheduleBody = z.strictObject({
   consumer: text(128),
   // Any JSON: validateDefinition checks it without recursion (a recursive JSON schema overflows on deep nesting).
   payload: z.optional(z.unknown()),
-  maxAttempts: z.optional(z.number()),
+  // validateDefinition's rule, the client's: one rule for both (null is unset).
+  maxAttempts: z.optional(z.unknown()),
   at: z.optional(z.union([z.number(), text(64)])),
   after: z.optional(duration),
   every: z.optional(duration),

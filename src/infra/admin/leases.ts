@@ -1,10 +1,10 @@
 import { Hono } from "hono"
 import { database } from "../db/index.ts"
 import { problem, validate } from "../http/index.ts"
-import { forceRelease, type Job, listLeases } from "../jobs/index.ts"
+import { forceRelease, type Job, leaseStatus, listLeases } from "../jobs/index.ts"
 import { logLine } from "../log.ts"
 import type { AdminEnv } from "./access.ts"
-import { leaseParam } from "./inputs.ts"
+import { leaseParam, releaseQuery } from "./inputs.ts"
 import { leaseView } from "./jobs.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
@@ -24,18 +24,36 @@ export const leaseRoutes = (jobs: readonly Job[]) =>
         })),
       })
     })
-    .delete(ADMIN_ROUTES.releaseLease.path, validate("param", leaseParam), async (c) => {
-      const { name } = c.req.valid("param")
-      const before = await forceRelease(database(c.env.DB), name)
-      if (!before) return problem(c, 404, "Not found", `job "${name}" has no lease`, { field: "name" })
-      const now = Date.now()
-      const released = before.holder !== null || before.leaseUntil !== null
-      logLine("warn", "lease released by admin", {
-        job: name,
-        holder: before.holder,
-        leaseUntil: before.leaseUntil,
-        lastSlot: before.lastSlot,
-        released,
-      })
-      return c.json({ released, lease: leaseView({ ...before, leaseUntil: null, holder: null }, now) })
-    })
+    .delete(
+      ADMIN_ROUTES.releaseLease.path,
+      validate("param", leaseParam),
+      validate("query", releaseQuery),
+      async (c) => {
+        const { name } = c.req.valid("param")
+        const force = c.req.valid("query").force === "true"
+        const now = Date.now()
+        // Unforced, a lease still held (a run within its timeout) is left as it is, in the same batch.
+        const before = await forceRelease(database(c.env.DB), name, force ? undefined : now)
+        if (!before) return problem(c, 404, "Not found", `job "${name}" has no lease`, { field: "name" })
+        if (!force && leaseStatus(before, now) === "held") {
+          return problem(
+            c,
+            409,
+            "Conflict",
+            `job "${name}" is held by run ${before.holder} until ${new Date(before.leaseUntil as number).toISOString()}, ` +
+              "still within its timeout; pass ?force=true to release it anyway (that run's outcome is still recorded)",
+            { field: "force" },
+          )
+        }
+        const released = before.holder !== null || before.leaseUntil !== null
+        logLine("warn", "lease released by admin", {
+          job: name,
+          holder: before.holder,
+          leaseUntil: before.leaseUntil,
+          lastSlot: before.lastSlot,
+          released,
+          forced: force,
+        })
+        return c.json({ released, lease: leaseView({ ...before, leaseUntil: null, holder: null }, now) })
+      },
+    )

@@ -56,8 +56,10 @@ export const ADMIN_ROUTES = {
   releaseLease: {
     method: "DELETE",
     path: "/leases/:name",
-    summary: "Releases a lease; last_slot stays, so its slot is still refused",
-    statuses: [400, 404],
+    summary:
+      "Releases a lease; last_slot stays, so its slot is still refused. A lease still within its run's timeout is 409 unless forced; the run's outcome is still recorded",
+    query: { force: "true releases a lease still held by a run within its timeout" },
+    statuses: [400, 404, 409],
   },
   streams: {
     method: "GET",

@@ -3,7 +3,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec"
 import type { ValidationTargets } from "hono"
 import { en } from "zod/locales"
 import { config } from "zod/mini"
-import { invalid } from "./problem.ts"
+import { invalid, problem } from "./problem.ts"
 
 // zod/mini ships without messages; a refusal's detail names the rule in English ("Too small: expected number to be >=1").
 config(en())
@@ -21,5 +21,14 @@ export const validate = <Schema extends StandardSchemaV1, Target extends keyof V
   schema: Schema,
 ) =>
   sValidator(target, schema, (result, c) => {
+    // Hono reads a body sent as anything but JSON as {}: say so, not that a field is missing.
+    if (target === "json" && !JSON_TYPE.test(c.req.header("content-type") ?? "")) {
+      return problem(c, 400, "Invalid input", "body must be JSON, sent as Content-Type: application/json", {
+        field: "body",
+      })
+    }
     if (!result.success) return invalid(c, result.error, target === "json" ? "body" : target)
   })
+
+/** The media types Hono parses as JSON. */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm"
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
 import { type ClaimRequest, claimStatement } from "./claim.ts"
 import { RUN_HISTORY_LENGTH, type RunEnding } from "./record.ts"
@@ -15,13 +15,19 @@ export async function claimSlot(db: Database, claim: ClaimRequest): Promise<bool
 /**
  * Ends the lease if `holder` still holds it; `last_slot` stays, so the slot is never run again.
  * Given how the run ended, the same statement records it: the last_* columns, and the run appended
- * to run_history, which keeps the newest RUN_HISTORY_LENGTH (no second write per run).
+ * to run_history, which keeps the newest RUN_HISTORY_LENGTH (no second write per run). A run whose
+ * lease an operator released (no holder, and no later slot claimed since) is still recorded.
  */
 export async function releaseSlot(db: Database, name: string, holder: string, ending?: RunEnding): Promise<boolean> {
+  const held = eq(jobsLeases.holder, holder)
+  // A lease with no holder and this run's slot as last_slot was released from under this run by admin.
+  const releasedByOperator = ending
+    ? and(isNull(jobsLeases.holder), eq(jobsLeases.lastSlot, ending.record.slot))
+    : undefined
   const rows = await db
     .update(jobsLeases)
     .set({ leaseUntil: null, holder: null, ...(ending ? recorded(ending) : {}) })
-    .where(and(eq(jobsLeases.name, name), eq(jobsLeases.holder, holder)))
+    .where(and(eq(jobsLeases.name, name), releasedByOperator ? or(held, releasedByOperator) : held))
     .returning({ name: jobsLeases.name })
   return rows.length === 1
 }
@@ -48,12 +54,19 @@ export const listLeases = (db: Database): Promise<JobLease[]> => db.select().fro
 
 /**
  * Ends a lease whoever holds it (the admin's "release a stuck lease"); `last_slot` stays, so the
- * released slot is still refused. Answers the lease as it was, or undefined if the job has none.
+ * released slot is still refused. Given `expiredBy`, only a lease free or expired by then is ended
+ * (a held one is left as it is, in the same batch). Answers the lease as it was, or undefined if
+ * the job has none.
  */
-export async function forceRelease(db: Database, name: string): Promise<JobLease | undefined> {
+export async function forceRelease(db: Database, name: string, expiredBy?: number): Promise<JobLease | undefined> {
+  const named = eq(jobsLeases.name, name)
+  const releasable =
+    expiredBy === undefined
+      ? named
+      : and(named, or(isNull(jobsLeases.leaseUntil), lte(jobsLeases.leaseUntil, expiredBy)))
   const [before] = await db.batch([
-    db.select().from(jobsLeases).where(eq(jobsLeases.name, name)),
-    db.update(jobsLeases).set({ leaseUntil: null, holder: null }).where(eq(jobsLeases.name, name)),
+    db.select().from(jobsLeases).where(named),
+    db.update(jobsLeases).set({ leaseUntil: null, holder: null }).where(releasable),
   ])
   return before[0]
 }

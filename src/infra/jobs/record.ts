@@ -1,4 +1,5 @@
 import type { JobLease } from "../db/schema.ts"
+import { describeError } from "../log.ts"
 
 /** A job's lease row keeps at least this many of its newest runs. */
 export const RUN_HISTORY_LENGTH = 20
@@ -53,7 +54,7 @@ export function encodeSummary(summary: unknown): string {
     text =
       typeof summary === "object" && summary !== null && !Array.isArray(summary) ? JSON.stringify(summary) : undefined
   } catch (error) {
-    throw new RangeError(`report: the summary is not JSON (${(error as Error).message})`)
+    throw new RangeError(`report: the summary is not JSON (${describeError(error)})`)
   }
   if (text === undefined) throw new RangeError("report: the summary must be a JSON object")
   const bytes = new TextEncoder().encode(text).byteLength

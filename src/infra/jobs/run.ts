@@ -84,8 +84,12 @@ async function attempt(
   const fields = { job: job.name, slot: slot.toISOString(), runId }
   const deadline = deps.d1DeadlineMs ?? D1_DEADLINE_MS
   const db = database(deps.env.DB)
-  const finish = (status: RunStatus, extra: Record<string, unknown> = {}, reason?: RunResult["reason"]): RunResult => {
-    const ms = Math.max(0, now() - started)
+  const finish = (
+    status: RunStatus,
+    extra: Record<string, unknown> = {},
+    reason?: RunResult["reason"],
+    ms = Math.max(0, now() - started),
+  ): RunResult => {
     const why = reason === undefined ? {} : { reason }
     logLine(status === "ran" ? "info" : "error", "job.run", { ...fields, outcome: status, ms, ...why, ...extra })
     return { status, runId, ms, ...why }
@@ -114,16 +118,19 @@ async function attempt(
   }
 
   const outcome = await runWithin(job, slot, workerEnv(deps.env), runId, logger(fields))
-  if (outcome.error !== undefined) span.recordException(exceptionOf(outcome.error))
+  // A job may throw undefined: the outcome, not the value thrown, says whether it failed.
+  if (outcome.status === "failed") span.recordException(exceptionOf(outcome.error))
 
+  // Measured once: the log line and the stored record carry the same ms.
+  const finishedAt = now()
+  const ms = Math.max(0, finishedAt - started)
   let releaseError: string | undefined
   if (job.exclusive) {
-    const finishedAt = now()
     const record: RunRecord = {
       slot: slot.getTime(),
       runId,
       outcome: outcome.status,
-      ms: Math.max(0, finishedAt - started),
+      ms,
       finishedAt,
       error: errorOf(job, outcome),
     }
@@ -135,10 +142,15 @@ async function attempt(
       releaseError = describeError(error)
     }
   }
-  return finish(outcome.status, {
-    ...(outcome.error === undefined ? {} : { error: describeError(outcome.error) }),
-    ...(releaseError === undefined ? {} : { releaseError }),
-  })
+  return finish(
+    outcome.status,
+    {
+      ...(outcome.status === "failed" ? { error: describeError(outcome.error) } : {}),
+      ...(releaseError === undefined ? {} : { releaseError }),
+    },
+    undefined,
+    ms,
+  )
 }
 
 /** What the record says went wrong, cut to RUN_ERROR_MAX: the error thrown, or the timeout passed. */

@@ -1,3 +1,5 @@
+import { describeError } from "../log.ts"
+
 /** A span attribute's value, as both Workers tracing and OpenTelemetry accept it. */
 export type AttributeValue = string | number | boolean
 
@@ -45,6 +47,15 @@ export const activeTracer = (): Tracer => active
 
 /** A thrown value as a span records it. */
 export function exceptionOf(error: unknown): Exception {
-  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack }
-  return String(error)
+  try {
+    if (error instanceof Error && typeof error.name === "string" && typeof error.message === "string") {
+      const stack = error.stack
+      return typeof stack === "string"
+        ? { name: error.name, message: error.message, stack }
+        : { name: error.name, message: error.message }
+    }
+  } catch {
+    // a throwing getter or a revoked Proxy: its description below never throws
+  }
+  return describeError(error)
 }

@@ -164,11 +164,14 @@ function validateTiming(def: Record<string, unknown>, now: number): Timing {
     default: {
       const timezone = def.timezone === undefined ? "UTC" : def.timezone
       if (typeof timezone !== "string" || !isTimezone(timezone))
-        fail("timezone", `${describeValue(timezone)} is not an IANA timezone`)
+        fail(
+          "timezone",
+          `${describeValue(timezone)} is not an IANA timezone name (a fixed offset such as "+01:00" is not one)`,
+        )
       if (typeof def.cron !== "string") fail("cron", "must be a string of 5 fields")
       try {
         const schedule = parseCron(def.cron as string, timezone as string)
-        if (schedule.nextAfter(now) === undefined) fail("cron", "never fires")
+        if (!schedule.firesWithin(now, MAX_HORIZON_MS)) fail("cron", "names no time within the next 10 years")
       } catch (error) {
         if (error instanceof CronSyntaxError) fail("cron", error.message)
         throw error

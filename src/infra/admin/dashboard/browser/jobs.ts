@@ -122,8 +122,9 @@ function runJob(name: string): void {
 
 function releaseLease(name: string): void {
   void act(
-    `Release the lease of ${name}? A run still going would then overlap with the next one.`,
-    () => api("releaseLease", { name }),
+    `Release the lease of ${name}? A run still going keeps going (its outcome is still recorded) and may overlap the next one.`,
+    // The operator confirmed: a lease still within its run's timeout is released too.
+    () => api("releaseLease", { name }, { query: { force: "true" } }),
     (r) => (r.released ? `Released the lease of ${name}` : `The lease of ${name} was already free`),
     loadJobs,
   )
