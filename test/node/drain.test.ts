@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { createRuntime, openDatabase } from "../../src/infra/node/index.ts"
+import type { SlotwiseEnv } from "../../src/infra/env.ts"
+import { Container, createRuntime, openDatabase } from "../../src/infra/node/index.ts"
 import { Jobs } from "../../src/infra/portable.ts"
 import { lateD1 } from "../support/fault.ts"
 import { migratedDatabase } from "./engines.ts"
@@ -44,6 +45,56 @@ describe("a container replica's drain (SIGTERM)", () => {
         args: [job.name],
       })
       expect(lease.rows[0]).toMatchObject({ holder: null, lease_until: null })
+    } finally {
+      after.close()
+    }
+  })
+})
+
+describe("a container's stop (SIGTERM)", () => {
+  it("waits for work a request in flight hands to waitUntil after the drain found nothing to wait for", async () => {
+    const { url } = await migratedDatabase()
+    let answerRequest!: () => void
+    const requestMayAnswer = new Promise<void>((done) => {
+      answerRequest = done
+    })
+    let received!: () => void
+    const requestReceived = new Promise<void>((done) => {
+      received = done
+    })
+    let letWorkWrite!: () => void
+    const workMayWrite = new Promise<void>((done) => {
+      letWorkWrite = done
+    })
+    // A request (an admin run-now, say) that, once let go, hands a write to waitUntil and answers.
+    const app = {
+      fetch: async (_request: Request, env: SlotwiseEnv, ctx: ExecutionContext) => {
+        received()
+        await requestMayAnswer
+        ctx.waitUntil(
+          workMayWrite.then(() =>
+            env.DB.prepare("INSERT INTO jobs_leases (name, last_slot) VALUES ('drain.handed-over', 1)").run(),
+          ),
+        )
+        return new Response("ok")
+      },
+    }
+    const container = await Container.start({ app, jobs: [], databaseUrl: url, port: 0, handleSignals: false })
+    // connection: close, so no keep-alive holds the server open past the answer.
+    const answered = fetch(container.url, { headers: { connection: "close" } })
+    await requestReceived
+    // The drain starts with nothing in flight; the request is still being answered.
+    const stopped = container.stop()
+    answerRequest()
+    expect(await (await answered).text()).toBe("ok")
+    // Time for a stop that does not wait to end and close the client; one that waits, waits for the write.
+    await Promise.race([stopped, new Promise((done) => setTimeout(done, 100))])
+    letWorkWrite()
+    await stopped
+    const after = await openDatabase(url)
+    try {
+      const row = await after.execute("SELECT last_slot FROM jobs_leases WHERE name = 'drain.handed-over'")
+      expect(row.rows).toHaveLength(1)
     } finally {
       after.close()
     }

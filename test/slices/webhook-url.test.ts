@@ -20,6 +20,7 @@ describe("the webhook url rule: no loopback, private, link-local or unique-local
   const PRIVATE_HOSTS: [string, string][] = [
     ["https://127.0.0.1/usage", "loopback"],
     ["https://127.1.2.3/usage", "loopback"],
+    ["https://127.255.255.255/usage", "loopback"],
     ["https://0x7f.1/usage", "loopback"],
     ["https://2130706433/usage", "loopback"],
     ["https://localhost/usage", "loopback"],
@@ -31,14 +32,19 @@ describe("the webhook url rule: no loopback, private, link-local or unique-local
     ["https://169.254.169.254/latest/meta-data", "link-local"],
     ["https://[fe80::1]/usage", "link-local"],
     ["https://10.1.2.3/usage", "private"],
+    ["https://10.255.255.255/usage", "private"],
     ["https://172.16.0.1/usage", "private"],
     ["https://172.31.255.255/usage", "private"],
     ["https://192.168.1.1/usage", "private"],
+    ["https://192.168.255.255/usage", "private"],
+    ["https://169.254.0.1/usage", "link-local"],
+    ["https://[febf::1]/usage", "link-local"],
     ["https://[::ffff:192.168.1.1]/usage", "private"],
     ["https://[64:ff9b::10.0.0.1]/usage", "private"],
     ["https://100.64.0.1/usage", "shared (carrier-grade NAT)"],
     ["https://[fc00::1]/usage", "unique-local"],
     ["https://[fd12:3456::1]/usage", "unique-local"],
+    ["https://[fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff]/usage", "unique-local"],
   ]
 
   it.each(PRIVATE_HOSTS)("refuses %s (a %s address) on a deployed Worker with 400 naming url", async (url, kind) => {
@@ -65,7 +71,17 @@ describe("the webhook url rule: no loopback, private, link-local or unique-local
 
   it.each([
     "https://8.8.8.8/usage",
+    "https://172.15.255.255/usage",
     "https://172.32.0.1/usage",
+    "https://9.255.255.255/usage",
+    "https://11.0.0.1/usage",
+    "https://126.255.255.255/usage",
+    "https://128.0.0.1/usage",
+    "https://169.253.255.255/usage",
+    "https://169.255.0.1/usage",
+    "https://192.167.255.255/usage",
+    "https://[fbff:ffff::1]/usage",
+    "https://[fe00::1]/usage",
     "https://192.169.0.1/usage",
     "https://[2606:4700:4700::1111]/usage",
     "https://[::ffff:8.8.8.8]/usage",
@@ -95,23 +111,26 @@ describe("the billing.usage-webhook consumer through workerd's own fetch", () =>
   const seenBy = async (origin: string, path: string) =>
     ((await (await fetch(`${origin}/seen`)).json()) as Seen[]).filter((request) => request.path === path)
 
-  it("does not follow a 307: the attempt is a retry naming the redirect and its target, and the target sees nothing", async () => {
-    // The real fetch, so following (or not) is workerd's own redirect handling.
-    receiver.restore()
-    const { redirector, target } = inject("webhookReceivers")
-    const path = `/usage/${crypto.randomUUID()}`
-    const { name } = await subscribed(`${redirector}${path}`)
+  it.each([307, 308])(
+    "does not follow a %i: the attempt is a retry naming the redirect and its target, and the target sees nothing",
+    async (status) => {
+      // The real fetch, so following (or not) is workerd's own redirect handling.
+      receiver.restore()
+      const { redirector, target } = inject("webhookReceivers")
+      const path = `${status === 308 ? "/308" : ""}/usage/${crypto.randomUUID()}`
+      const { name } = await subscribed(`${redirector}${path}`)
 
-    expect(await deliverDue(name)).toMatchObject({ claimed: 1, delivered: 0, retried: 1, failed: 0 })
-    expect(await viewOf(name)).toMatchObject({
-      state: "scheduled",
-      occurrence: 1,
-      attempts: 1,
-      lastError: `POST ${redirector}${path} answered 307, a redirect to ${target}${path}, which is not followed`,
-    })
-    expect((await seenBy(redirector, path)).map((r) => [r.method, r.idempotencyKey])).toEqual([
-      ["POST", keyOf(name, 1)],
-    ])
-    expect(await seenBy(target, path)).toEqual([])
-  })
+      expect(await deliverDue(name)).toMatchObject({ claimed: 1, delivered: 0, retried: 1, failed: 0 })
+      expect(await viewOf(name)).toMatchObject({
+        state: "scheduled",
+        occurrence: 1,
+        attempts: 1,
+        lastError: `POST ${redirector}${path} answered ${status}, a redirect to ${target}${path}, which is not followed`,
+      })
+      expect((await seenBy(redirector, path)).map((r) => [r.method, r.idempotencyKey])).toEqual([
+        ["POST", keyOf(name, 1)],
+      ])
+      expect(await seenBy(target, path)).toEqual([])
+    },
+  )
 })

@@ -12,7 +12,7 @@ export interface Seen {
 
 /** The local receivers' origins, handed to the Workers tests through `inject("webhookReceivers")`. */
 export interface WebhookReceivers {
-  /** Answers every POST with 307 to the same path on `target`; `GET /seen` lists what it saw. */
+  /** Answers every POST with 307 (308 for a path under /308/) to the same path on `target`; `GET /seen` lists what it saw. */
   redirector: string
   /** Answers every POST with 200; `GET /seen` lists what it saw. */
   target: string
@@ -57,7 +57,10 @@ async function receiver(answer: (path: string) => { status: number; headers?: Re
 /** vitest globalSetup: real HTTP receivers the Worker's own fetch reaches, so redirect handling is workerd's. */
 export default async function setup(project: TestProject) {
   const target = await receiver(() => ({ status: 200 }))
-  const redirector = await receiver((path) => ({ status: 307, headers: { location: `${target.origin}${path}` } }))
+  const redirector = await receiver((path) => ({
+    status: path.startsWith("/308/") ? 308 : 307,
+    headers: { location: `${target.origin}${path}` },
+  }))
   project.provide("webhookReceivers", { redirector: redirector.origin, target: target.origin })
   return async () => {
     await Promise.all([redirector, target].map(({ server }) => new Promise((done) => server.close(done))))

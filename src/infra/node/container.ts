@@ -63,8 +63,11 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const stop = () => {
     stopping ??= (async () => {
       timer.stop()
-      // Both bounded by the same deadline, and started together: the whole stop is.
-      const [abandoned] = await Promise.all([runtime.drain(SHUTDOWN_DEADLINE_MS), server.close(SHUTDOWN_DEADLINE_MS)])
+      const deadline = Date.now() + SHUTDOWN_DEADLINE_MS
+      // Requests first: one still being answered may hand work to waitUntil, which the drain then waits for.
+      await server.close(SHUTDOWN_DEADLINE_MS)
+      // One deadline bounds the whole stop; beats and their late releases ran on while the server closed.
+      const abandoned = await runtime.drain(Math.max(0, deadline - Date.now()))
       client.close()
       logLine(abandoned > 0 ? "warn" : "info", "container.stopped", { abandoned })
     })()
