@@ -3,12 +3,14 @@ import { defineConfig } from "vitest/config"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
-/** Node, not workerd: the container profile (src/main.ts) on libSQL, the claim on libSQL and Postgres, replicas. */
+/** Node, not workerd: the container profile (src/main.ts) on libSQL, the claim on libSQL and a real PostgreSQL server, replicas. */
 export default defineConfig({
   root,
   test: {
     include: ["test/node/**/*.test.ts"],
     environment: "node",
+    // One real PostgreSQL server for the run (from npm), unless SLOTWISE_TEST_POSTGRES_URL names one.
+    globalSetup: ["test/node/postgres-server.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
