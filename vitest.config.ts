@@ -39,6 +39,9 @@ export default defineConfig(async () => {
       exclude: [...configDefaults.exclude, "test/browser/**", "test/adopter/**", "test/node/**"],
       setupFiles: ["./test/support/apply-migrations.ts"],
       testTimeout: 30_000,
+      // In CI each suite also writes a JSON report; .ci/run sums the three into its closing line.
+      reporters: process.env.CI ? ["default", "json"] : ["default"],
+      outputFile: { json: path.join(root, "results/vitest.json") },
     },
   }
 })

@@ -13,5 +13,8 @@ export default defineConfig({
     globalSetup: ["test/node/postgres-server.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // In CI each suite also writes a JSON report; .ci/run sums the three into its closing line.
+    reporters: process.env.CI ? ["default", "json"] : ["default"],
+    outputFile: { json: path.join(root, "results/vitest-node.json") },
   },
 })
