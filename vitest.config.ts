@@ -43,6 +43,9 @@ export default defineConfig(async () => {
       // Local HTTP receivers for the webhook tests that must go through workerd's real fetch.
       globalSetup: ["./test/support/webhook-receivers.ts"],
       testTimeout: 30_000,
+      // In CI each suite also writes a JSON report; .ci/run sums the three into its closing line.
+      reporters: process.env.CI ? ["default", "json"] : ["default"],
+      outputFile: { json: path.join(root, "results/vitest.json") },
     },
   }
 })

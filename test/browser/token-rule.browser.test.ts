@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs"
-import { type Browser, chromium } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, expect, test } from "vitest"
+import { launchChromium } from "./chromium.ts"
 import { type LocalWorker, startWorker } from "./worker.ts"
 
-const CHROMIUM = process.env.SLOTWISE_CHROMIUM ?? "/usr/bin/chromium"
 /** Right in .dev.vars, but no Authorization header can carry its space and colon. */
 const UNUSABLE = "pa$$ word:1"
 
@@ -11,9 +10,8 @@ let worker: LocalWorker | undefined
 let browser: Browser | undefined
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium`)
   worker = await startWorker(UNUSABLE)
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox"], timeout: 30_000 })
+  browser = await launchChromium()
 }, 240_000)
 
 afterAll(async () => {

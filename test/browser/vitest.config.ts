@@ -14,5 +14,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 240_000,
     teardownTimeout: 60_000,
+    // In CI each suite also writes a JSON report; .ci/run sums the three into its closing line.
+    reporters: process.env.CI ? ["default", "json"] : ["default"],
+    outputFile: { json: path.join(root, "results/vitest-browser.json") },
   },
 })
