@@ -25,12 +25,14 @@ describe("the claim statement on Postgres (PGlite, in process)", () => {
   claimScenarios(() => postgres.engine)
 })
 
-// .ci/run starts Debian's PostgreSQL on loopback and sets this; elsewhere PGlite above stands in.
-const serverUrl = process.env.SLOTWISE_TEST_POSTGRES_URL
-describe.runIf(serverUrl)("the claim statement on a Postgres server", () => {
+// The suite's global setup (postgres-server.ts) always sets this: its own server from npm, or the one you named.
+describe("the claim statement on a Postgres server", () => {
   let postgres: { engine: ClaimEngine; close: () => Promise<void> }
   beforeAll(async () => {
-    postgres = await postgresServerEngine(serverUrl as string)
+    const serverUrl = process.env.SLOTWISE_TEST_POSTGRES_URL
+    if (!serverUrl)
+      throw new Error("SLOTWISE_TEST_POSTGRES_URL is unset: the Node suite's global setup starts a server")
+    postgres = await postgresServerEngine(serverUrl)
   })
   afterAll(() => postgres.close())
   claimScenarios(() => postgres.engine)
