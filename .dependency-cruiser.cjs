@@ -1,9 +1,36 @@
 /**
- * `npm run check`: the engine (src/infra, the slotwise package) never imports the app, the app reaches the
- * engine only by the package's name and through its entry points, nothing under src imports tests or scripts, and no
- * module imports another in a circle (type-only imports included).
+ * `npm run boundaries` (in `npm run check`) cruises twice with this file.
+ *
+ * The structure, type-only imports included: the engine (src/infra, the slotwise package) never imports the app, the
+ * app reaches the engine only by the package's name and through its entry points, nothing under src imports tests or
+ * scripts, and no module imports another in a circle.
+ *
+ * The runtime (SLOTWISE_CRUISE=runtime): the module graph as Node loads it, type-only imports erased. The container
+ * profile (src/main.ts) and the entries it shares with Workers (portable, admin, node) never reach a cloudflare:*
+ * module; only the `slotwise` Worker entry does.
  */
-module.exports = {
+const options = {
+  doNotFollow: { path: "node_modules" },
+  exclude: { path: "^(node_modules|dist|test/adopter/node_modules)" },
+  tsConfig: { fileName: "tsconfig.json" },
+  enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
+}
+
+const runtime = {
+  forbidden: [
+    {
+      name: "node-profile-loads-no-cloudflare-module",
+      severity: "error",
+      comment: "Keep Worker-only code (the Durable Object class, Workers tracing) behind src/infra/index.ts.",
+      from: { path: "^src/(main\\.ts|infra/(portable\\.ts|admin/index\\.ts|node/index\\.ts))$" },
+      to: { path: "^cloudflare:", reachable: true },
+    },
+  ],
+  // A reachability rule follows every import, so this pass leaves out the ones Node never loads.
+  options: { ...options, tsPreCompilationDeps: false },
+}
+
+const structure = {
   forbidden: [
     {
       name: "no-circular",
@@ -42,11 +69,7 @@ module.exports = {
       to: { path: "^(test|scripts)/" },
     },
   ],
-  options: {
-    doNotFollow: { path: "node_modules" },
-    exclude: { path: "^(node_modules|dist|test/adopter/node_modules)" },
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
-  },
+  options: { ...options, tsPreCompilationDeps: true },
 }
+
+module.exports = process.env.SLOTWISE_CRUISE === "runtime" ? runtime : structure
