@@ -9,6 +9,8 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
+# The dashboard's bundle is built here, not held by git.
+COPY scripts/dashboard ./scripts/dashboard
 RUN npm run build:container
 
 FROM ${NODE_IMAGE} AS runtime

@@ -1,10 +1,13 @@
 import { readFile } from "node:fs/promises"
 import { describe, expect, it } from "vitest"
-import { bundleDashboard, GENERATED } from "./bundle.ts"
+import { bundleDashboard, GENERATED, writeDashboard } from "./bundle.ts"
 
 describe("the dashboard's bundled browser code", () => {
-  it("is committed as the browser code bundles now (npm run build:dashboard writes it)", async () => {
-    expect(await readFile(GENERATED, "utf8")).toBe(await bundleDashboard())
+  it("builds into the module the page imports, exporting the script as one string", async () => {
+    const text = await bundleDashboard()
+    expect(text).toMatch(/^export const SCRIPT: string = "/m)
+    await writeDashboard()
+    expect(await readFile(GENERATED, "utf8")).toBe(text)
   })
 
   it("never selects an element by data-testid, which only the tests use", async () => {

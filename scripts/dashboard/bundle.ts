@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises"
+import { mkdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
@@ -6,7 +6,10 @@ import { build } from "esbuild"
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 /** The dashboard's browser code: TypeScript modules, type-checked with lib DOM (tsconfig.browser.json). */
 export const ENTRY = path.join(ROOT, "src/infra/admin/dashboard/browser/main.ts")
-/** The generated module the page imports, committed so that the Worker, the tests and the package all hold it. */
+/**
+ * The module the page imports: ignored by git, written before anything reads it (npm start, npm test, npm run
+ * build and pack, npm run typecheck, and wrangler's `[build]` command for dev and deploy).
+ */
 export const GENERATED = path.join(ROOT, "src/infra/admin/dashboard/script.generated.ts")
 
 const HEADER = `// Generated from src/infra/admin/dashboard/browser/ by scripts/dashboard/bundle.ts (npm run build:dashboard): do not edit.`
@@ -28,19 +31,15 @@ export async function bundleDashboard(): Promise<string> {
   const code = (result.outputFiles[0]?.text ?? "").trim()
   // The page inlines the script: this text inside a string would end the script element early.
   if (/<\/script/i.test(code)) throw new Error("the dashboard bundle contains </script; split that string")
-  return `${HEADER}\n/** The dashboard's browser code, inlined in the page under its CSP nonce. */\nexport const SCRIPT = ${JSON.stringify(code)}\n`
+  return `${HEADER}\n/** The dashboard's browser code, inlined in the page under its CSP nonce. */\nexport const SCRIPT: string = ${JSON.stringify(code)}\n`
 }
 
-/** Writes the generated module; answers whether it changed. */
+/** Writes the generated module; answers whether it changed (an unchanged file keeps its mtime, so watchers stay quiet). */
 export async function writeDashboard(): Promise<boolean> {
   const text = await bundleDashboard()
   const current = await readFile(GENERATED, "utf8").catch(() => "")
   if (current === text) return false
+  await mkdir(path.dirname(GENERATED), { recursive: true })
   await writeFile(GENERATED, text)
   return true
-}
-
-/** True when the committed module is what the browser code bundles to now. */
-export async function dashboardIsCurrent(): Promise<boolean> {
-  return (await readFile(GENERATED, "utf8").catch(() => "")) === (await bundleDashboard())
 }
