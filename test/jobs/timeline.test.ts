@@ -24,6 +24,7 @@ const lease = (runs: RunRecord[], lastSlot = runs.at(-1)?.slot ?? 0, leaseUntil:
   leaseUntil,
   holder: leaseUntil === null ? null : "holder",
   lowerSlot: null,
+  jumpStart: null,
   lastRunSlot: null,
   lastRunId: null,
   lastOutcome: null,
@@ -120,6 +121,10 @@ describe("the heartbeat's liveness", () => {
       missedSlot: null,
       aheadSlot: tomorrow,
     })
+    // Once real time reaches the first slot it ran early (jump_start), that slot is the last fire.
+    const caughtUp = [{ lastSlot: tomorrow, lowerSlot: at(0), jumpStart: at(2) }]
+    expect(heartbeat([watchdog], caughtUp, at(2))).toMatchObject({ status: "ahead", lastFiredAt: at(2) })
+    expect(heartbeat([watchdog], caughtUp, at(0))).toMatchObject({ status: "ahead", lastFiredAt: at(0) })
     expect(heartbeat([watchdog], [{ lastSlot: at(2), lowerSlot: null }], at(1)).status).toBe("alive")
     expect(heartbeat([watchdog], [{ lastSlot: at(2) + 1, lowerSlot: null }], at(1))).toMatchObject({
       status: "ahead",

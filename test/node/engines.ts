@@ -40,7 +40,7 @@ export function libsqlEngine(client: Client): ClaimEngine {
 
 /** jobs_leases on Postgres: epoch milliseconds overflow INTEGER, so BIGINT. */
 export const JOBS_LEASES_POSTGRES =
-  "CREATE TABLE IF NOT EXISTS jobs_leases (name TEXT PRIMARY KEY, last_slot BIGINT NOT NULL, lease_until BIGINT, holder TEXT, lower_slot BIGINT); ALTER TABLE jobs_leases ADD COLUMN IF NOT EXISTS lower_slot BIGINT"
+  "CREATE TABLE IF NOT EXISTS jobs_leases (name TEXT PRIMARY KEY, last_slot BIGINT NOT NULL, lease_until BIGINT, holder TEXT, lower_slot BIGINT, jump_start BIGINT); ALTER TABLE jobs_leases ADD COLUMN IF NOT EXISTS lower_slot BIGINT; ALTER TABLE jobs_leases ADD COLUMN IF NOT EXISTS jump_start BIGINT"
 
 type PostgresDb = ReturnType<typeof drizzlePglite> | ReturnType<typeof drizzlePostgres>
 
