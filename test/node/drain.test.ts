@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { createRuntime, openDatabase } from "../../src/infra/node/index.ts"
+import { openDatabase } from "../../src/infra/node/database.ts"
+import { createRuntime } from "../../src/infra/node/runtime.ts"
 import { Jobs } from "../../src/infra/portable.ts"
 import { lateD1 } from "../support/fault.ts"
 import { migratedDatabase } from "./engines.ts"
