@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe, expect, it, vi } from "vitest"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
-import { DuplicateJobError, HEARTBEAT_CRON, type Job, Jobs } from "../../src/infra/jobs/index.ts"
+import { beat, DuplicateJobError, HEARTBEAT_CRON, type Job, Jobs } from "../../src/infra/jobs/index.ts"
 import worker from "../../src/isolate.ts"
 import { jobs } from "../../src/jobs.ts"
 import { lateD1 } from "../support/fault.ts"
@@ -60,7 +60,7 @@ describe("scheduled()", () => {
       job("beat.hangs", () => new Promise(() => {})),
       job("beat.works", () => void order.push("works")),
     ])
-    const results = await Jobs.beat(list, at(5, 0), env)
+    const results = await beat(list, at(5, 0), env)
     expect(Object.fromEntries(results.map((r) => [r.job, r.status]))).toEqual({
       "beat.throws": "failed",
       "beat.hangs": "timed-out",
@@ -78,7 +78,7 @@ describe("scheduled()", () => {
         await new Promise((resolve) => setTimeout(resolve, 50))
         inFlight--
       })
-    await Jobs.beat([slow("beat.slow-a"), slow("beat.slow-b"), slow("beat.slow-c")], at(6, 0), env)
+    await beat([slow("beat.slow-a"), slow("beat.slow-b"), slow("beat.slow-c")], at(6, 0), env)
     expect(peak).toBe(3)
   })
 
@@ -92,12 +92,12 @@ describe("scheduled()", () => {
     let runs = 0
     const late = job("beat.late-claim", () => void runs++, { timeout: "15 minutes" })
     const options = { d1DeadlineMs: 50, waitUntil: (promise: Promise<unknown>) => void handed.push(promise) }
-    expect(await Jobs.beat([late], at(8, 0), { ...env, DB: slow }, options)).toEqual([
+    expect(await beat([late], at(8, 0), { ...env, DB: slow }, options)).toEqual([
       expect.objectContaining({ status: "skipped", reason: "claim timed out" }),
     ])
     answer()
     await Promise.all(handed)
-    expect(await Jobs.beat([late], at(8, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
+    expect(await beat([late], at(8, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
     expect(runs).toBe(1)
   })
 
@@ -122,13 +122,13 @@ describe("scheduled()", () => {
     // The release, chained on the late answer, was handed to the execution context: waiting on it lets it finish.
     await waitOnExecutionContext(ctx)
     expect(await leaseOf("beat.late-scheduled")).toMatchObject({ lastSlot: at(9, 0), holder: null, leaseUntil: null })
-    expect(await Jobs.beat([late], at(9, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
+    expect(await beat([late], at(9, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
     expect(runs).toBe(1)
   })
 
   it("never throws, even when every run fails", async () => {
     const broken = { ...env, DB: undefined as unknown as D1Database }
-    const results = await Jobs.beat([job("beat.no-db", () => {})], at(7, 0), broken)
+    const results = await beat([job("beat.no-db", () => {})], at(7, 0), broken)
     expect(results).toEqual([expect.objectContaining({ job: "beat.no-db", status: "skipped" })])
   })
 

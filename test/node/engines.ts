@@ -10,7 +10,9 @@ import pg from "pg"
 import { database } from "../../src/infra/db/index.ts"
 import { claimStatement } from "../../src/infra/jobs/claim.ts"
 import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
-import { applyMigrations, d1OverLibsql, openDatabase } from "../../src/infra/node/index.ts"
+import { d1OverLibsql } from "../../src/infra/node/d1.ts"
+import { openDatabase } from "../../src/infra/node/database.ts"
+import { applyMigrations } from "../../src/infra/node/migrations.ts"
 import type { ClaimEngine } from "../support/claim-scenarios.ts"
 
 /** A fresh SQLite file's URL in its own temporary folder. */

@@ -2,7 +2,8 @@ import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
-import { applyMigrations, DatabaseUrlError, MigrationsError, openDatabase } from "../../src/infra/node/index.ts"
+import { DatabaseUrlError, openDatabase } from "../../src/infra/node/database.ts"
+import { applyMigrations, MigrationsError } from "../../src/infra/node/migrations.ts"
 import { freshFileUrl, libsqlEngine } from "./engines.ts"
 
 const folder = (files: Record<string, string>) => {

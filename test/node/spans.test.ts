@@ -1,7 +1,9 @@
 import type { Client } from "@libsql/client"
 import { type Tracer as OtelTracer, type Span, SpanStatusCode, trace } from "@opentelemetry/api"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createRuntime } from "../../src/infra/node/index.ts"
+// The entry, for what importing it does: it makes OpenTelemetry the tracer of job runs.
+import "../../src/infra/node/index.ts"
+import { createRuntime } from "../../src/infra/node/runtime.ts"
 import { Jobs } from "../../src/infra/portable.ts"
 import { consumer } from "../../src/infra/schedules/client/consumer.ts"
 import { dispatch } from "../../src/infra/schedules/stream/dispatch.ts"

@@ -34,7 +34,7 @@ export interface Heartbeat {
  * the clock ahead ran early), whichever is newer. With the every-minute watchdog on a Worker,
  * late is a last fire more than 2 minutes old.
  */
-export function heartbeat(
+export function liveness(
   jobs: ReadonlyArray<{ exclusive: boolean; schedule: Pick<CronSchedule, "nextAfter"> }>,
   leases: ReadonlyArray<Pick<JobLease, "lastSlot"> & Partial<Pick<JobLease, "lowerSlot" | "jumpStart">>>,
   now: number,

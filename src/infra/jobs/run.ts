@@ -46,7 +46,8 @@ export const D1_DEADLINE_MS = 5_000
  *
  * @example
  * ```ts
- * const { status } = await Jobs.run(closeExpiredTrials, Jobs.slotOf(Date.now()), { env })
+ * // Any time within a minute names that minute's slot.
+ * const { status } = await Jobs.run(closeExpiredTrials, new Date(), { env })
  * ```
  */
 export function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult> {

@@ -34,7 +34,7 @@ export interface Container {
 
 /**
  * The container profile: opens the database (SLOTWISE_DATABASE_URL), applies the migrations,
- * serves the app, and fires the jobs through Jobs.beat once at start-up and at every UTC minute
+ * serves the app, and fires the jobs through the heartbeat's beat once at start-up and at every UTC minute
  * boundary, in process (no external cron). Several replicas may share one database: the claim
  * runs each exclusive job's slot once across them. Settings not given are read from
  * `process.env` (containerSettings).

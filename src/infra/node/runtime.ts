@@ -1,7 +1,7 @@
 import type { Client } from "@libsql/client"
 import { TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { type Job, Jobs, type RunResult } from "../jobs/index.ts"
+import { beat, type Job, type RunResult } from "../jobs/index.ts"
 import { d1OverLibsql } from "./d1.ts"
 
 export interface RuntimeOptions {
@@ -21,7 +21,7 @@ export interface Runtime {
   readonly env: SlotwiseEnv
   /** What the app sees as `c.executionCtx`: its waitUntil work is tracked, so a stop waits for it. */
   readonly executionContext: ExecutionContext
-  /** Runs, through Jobs.beat, every job due in the minute of `scheduledTime`, as the Worker's heartbeat does. */
+  /** Runs, through the heartbeat's beat, every job due in the minute of `scheduledTime`, as the Worker's heartbeat does. */
   beat(scheduledTime: number): Promise<Array<{ job: string } & RunResult>>
   /**
    * Waits at most `ms` for the beats and waitUntil work in flight, including work handed over while
@@ -56,7 +56,7 @@ export function createRuntime({ jobs, client, vars = {}, now }: RuntimeOptions):
   return {
     env,
     executionContext,
-    beat: (scheduledTime) => track(Jobs.beat(jobs, scheduledTime, env, { waitUntil, ...(now ? { now } : {}) })),
+    beat: (scheduledTime) => track(beat(jobs, scheduledTime, env, { waitUntil, ...(now ? { now } : {}) })),
     async drain(ms) {
       let timer: ReturnType<typeof setTimeout> | undefined
       const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
