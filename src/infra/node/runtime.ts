@@ -2,6 +2,7 @@ import type { Client } from "@libsql/client"
 import { TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { beat, type Job, type RunResult } from "../jobs/index.ts"
+import { activeTracer } from "../tracing/index.ts"
 import { d1OverLibsql } from "./d1.ts"
 
 export interface RuntimeOptions {
@@ -25,7 +26,7 @@ export interface Runtime {
   beat(scheduledTime: number): Promise<Array<{ job: string } & RunResult>>
   /**
    * Waits at most `ms` for the beats and waitUntil work in flight, including work handed over while
-   * it waits; answers how many were still running.
+   * it waits; answers how many were still running, and ends their spans with an error (abandoned).
    */
   drain(ms: number): Promise<number>
 }
@@ -65,7 +66,13 @@ export function createRuntime({ jobs, client, vars = {}, now }: RuntimeOptions):
       try {
         // Work handed to waitUntil while the drain runs (a late claim's release) is waited for too.
         while (inFlight.size > 0) {
-          if ((await Promise.race([Promise.allSettled([...inFlight]), deadline])) === TIMED_OUT) return inFlight.size
+          if ((await Promise.race([Promise.allSettled([...inFlight]), deadline])) === TIMED_OUT) {
+            activeTracer().abandonOpenSpans?.({
+              name: "ShutdownError",
+              message: `abandoned at shutdown: still running after the ${ms} ms drain`,
+            })
+            return inFlight.size
+          }
         }
         return 0
       } finally {
