@@ -173,6 +173,26 @@ describe("scheduled()", () => {
     ])
   })
 
+  it("lets a Worker dispatch between a trigger of its own and the heartbeat, as README shows", async () => {
+    const nightly: number[] = []
+    let runs = 0
+    const nightlyExport = async (_env: Env) => void nightly.push(1)
+    const heartbeat = Jobs.heartbeat([job("beat.dispatched", () => void runs++)])
+    const handler = {
+      scheduled: async (controller, env, ctx) => {
+        if (controller.cron === "0 3 * * *") return nightlyExport(env)
+        await heartbeat(controller, env, ctx)
+      },
+    } satisfies ExportedHandler<Env>
+    for (const cron of ["0 3 * * *", HEARTBEAT_CRON]) {
+      const ctx = createExecutionContext()
+      await handler.scheduled(createScheduledController({ scheduledTime: at(3, 0), cron }), env, ctx)
+      await waitOnExecutionContext(ctx)
+    }
+    expect({ nightly: nightly.length, runs }).toEqual({ nightly: 1, runs: 1 })
+    expect(logs.of("heartbeat: not its cron")).toEqual([])
+  })
+
   it("refuses, when it is declared, a cron that does not parse, naming `cron`", () => {
     const jobs = [job("beat.bad-cron", () => {})]
     expect(() => Jobs.heartbeat(jobs, { cron: "every minute" })).toThrow(/Jobs\.heartbeat: cron "every minute"/)
