@@ -141,6 +141,66 @@ describe("scheduled()", () => {
     expect(() => Jobs.registry([a])).not.toThrow()
   })
 
+  it("runs nothing for a cron that is not the heartbeat's, and writes one warning line naming it", async () => {
+    let runs = 0
+    const scheduled = Jobs.heartbeat([job("beat.other-cron", () => void runs++)])
+    const ctx = createExecutionContext()
+    await scheduled(createScheduledController({ scheduledTime: at(3, 0), cron: "0 3 * * *" }), env, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(runs).toBe(0)
+    expect(await leaseOf("beat.other-cron")).toBeUndefined()
+    expect(logs.lines).toEqual([
+      expect.objectContaining({ level: "warn", message: "heartbeat: not its cron", cron: "0 3 * * *" }),
+    ])
+    expect(logs.lines[0]).toMatchObject({ heartbeatCron: HEARTBEAT_CRON, scheduledTime: at(3, 0) })
+  })
+
+  it("runs on the cron it is configured with, and not on the default one", async () => {
+    let runs = 0
+    const scheduled = Jobs.heartbeat([job("beat.every-5", () => void runs++)], { cron: "*/5 * * * *" })
+    const fireWith = async (cron: string, scheduledTime: number) => {
+      const ctx = createExecutionContext()
+      await scheduled(createScheduledController({ scheduledTime, cron }), env, ctx)
+      await waitOnExecutionContext(ctx)
+    }
+    await fireWith("*/5 * * * *", at(10, 5))
+    expect(runs).toBe(1)
+    expect(await leaseOf("beat.every-5")).toMatchObject({ lastSlot: at(10, 5) })
+    await fireWith(HEARTBEAT_CRON, at(10, 10))
+    expect(runs).toBe(1)
+    expect(logs.of("heartbeat: not its cron")).toEqual([
+      expect.objectContaining({ cron: HEARTBEAT_CRON, heartbeatCron: "*/5 * * * *" }),
+    ])
+  })
+
+  it("lets a Worker dispatch between a trigger of its own and the heartbeat, as README shows", async () => {
+    const nightly: number[] = []
+    let runs = 0
+    const nightlyExport = async (_env: Env) => void nightly.push(1)
+    const heartbeat = Jobs.heartbeat([job("beat.dispatched", () => void runs++)])
+    const handler = {
+      scheduled: async (controller, env, ctx) => {
+        if (controller.cron === "0 3 * * *") return nightlyExport(env)
+        await heartbeat(controller, env, ctx)
+      },
+    } satisfies ExportedHandler<Env>
+    for (const cron of ["0 3 * * *", HEARTBEAT_CRON]) {
+      const ctx = createExecutionContext()
+      await handler.scheduled(createScheduledController({ scheduledTime: at(3, 0), cron }), env, ctx)
+      await waitOnExecutionContext(ctx)
+    }
+    expect({ nightly: nightly.length, runs }).toEqual({ nightly: 1, runs: 1 })
+    expect(logs.of("heartbeat: not its cron")).toEqual([])
+  })
+
+  it("refuses, when it is declared, a cron that does not parse, naming `cron`", () => {
+    const jobs = [job("beat.bad-cron", () => {})]
+    expect(() => Jobs.heartbeat(jobs, { cron: "every minute" })).toThrow(/Jobs\.heartbeat: cron "every minute"/)
+    expect(() => Jobs.heartbeat(jobs, { cron: "0 * * * * *" })).toThrow(/cron .*seconds field/)
+    expect(() => Jobs.heartbeat(jobs, { cron: 5 as unknown as string })).toThrow(/Jobs\.heartbeat: cron must be/)
+    expect(() => Jobs.heartbeat(jobs, { cron: "*/5 * * * *" })).not.toThrow()
+  })
+
   it("keeps wrangler.toml's one trigger equal to the heartbeat (drift check)", () => {
     const crons = /crons\s*=\s*\[([^\]]*)\]/.exec(env.TEST_WRANGLER_TOML)?.[1]
     expect(crons?.split(",").map((cron) => cron.trim().replace(/^"|"$/g, ""))).toEqual([HEARTBEAT_CRON])
