@@ -1,6 +1,6 @@
 /**
  * `npm start`: local D1 migrations, `wrangler dev`, and the every-minute heartbeat that
- * `wrangler dev` does not fire by itself.
+ * `wrangler dev` does not fire by itself (the package's `slotwise-heartbeat`, in process).
  *
  *   npm start                      run until Ctrl+C
  *   npm start -- --once            stop after the first heartbeat
@@ -9,8 +9,8 @@
  */
 
 import { setTimeout as sleep } from "node:timers/promises"
+import { DEFAULT_CRON, runHeartbeats } from "../bin/local-heartbeat.js"
 import { isListening, waitForHealth } from "./dev/health.ts"
-import { runHeartbeats } from "./dev/heartbeat.ts"
 import { describe, say, warn } from "./dev/log.ts"
 import { type DevContext, prepare, prepareSteps } from "./dev/prepare.ts"
 import { seedDemo } from "./dev/seed.ts"
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   await seedDemo(origin, ctx.adminToken ?? "")
   say(`dashboard: ${origin}/admin   token: ${ctx.adminToken} (from .dev.vars)`)
   say(`${origin} is up; firing the heartbeat now and at every UTC minute (Ctrl+C stops)`)
-  await runHeartbeats(origin, beats, stop.signal)
+  await runHeartbeats({ url: origin, cron: DEFAULT_CRON, beats, signal: stop.signal, log: { info: say, warn } })
   await sleep(LOG_FLUSH_MS)
   if (!stopping) await shutdown(0, `${beats} heartbeat(s) done: stopping wrangler`)
 }

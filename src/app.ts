@@ -1,7 +1,8 @@
 import { Hono } from "hono"
 import { HTTPException } from "hono/http-exception"
-import { type AdminOptions, admin, problem, requireAdmin } from "slotwise/admin"
-import { describeError, logLine, ScheduleDefinitionError, streamsRequired } from "slotwise/portable"
+import { type AdminOptions, admin, requireAdmin } from "slotwise/admin"
+import { describeError, ScheduleDefinitionError, streamsRequired } from "slotwise/portable"
+import { problem } from "./http/problem.ts"
 import { billingRoutes } from "./slices/billing/index.ts"
 
 /** The Worker's routes: health, the billing slice (behind admin access) and admin, over the jobs and consumers given. */
@@ -28,7 +29,8 @@ export function createApp({ jobs, consumers }: AdminOptions) {
       const extra = error.status === 400 ? { field: "body" } : {}
       return problem(c, error.status, error.status === 400 ? "Invalid input" : "Error", error.message, extra)
     }
-    logLine("error", "request failed", { path: new URL(c.req.url).pathname, error: describeError(error) })
+    const path = new URL(c.req.url).pathname
+    console.error(JSON.stringify({ level: "error", message: "request failed", path, error: describeError(error) }))
     return problem(c, 500, "Internal error", "the request failed; see the Worker's logs")
   })
   return app

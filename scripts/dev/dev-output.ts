@@ -4,7 +4,7 @@ const SCHEDULED_WARNING = "Scheduled Workers are not automatically triggered"
 const WARNING_END = "For more details"
 
 export const HEARTBEAT_NOTE =
-  "[dev] npm start fires them: the heartbeat (* * * * *) now and at every UTC minute, through /cdn-cgi/local/scheduled"
+  "[dev] npm start fires them: the heartbeat (* * * * *) now and at every UTC minute, as `npx slotwise-heartbeat` does"
 
 /**
  * Passes wrangler dev's output through, line by line, adding npm start's own note once wrangler's

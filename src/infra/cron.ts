@@ -11,16 +11,22 @@ export interface CronSchedule {
   /** The first time the expression names strictly after `afterMs`, or undefined if none. */
   nextAfter(afterMs: number): number | undefined
   /**
-   * True when the expression names a day within `horizonMs` after `afterMs`. Cheap: it searches days
-   * without the timezone (a day of the calendar exists in every zone), so a cron that never fires
-   * costs a few milliseconds, not the zone-by-zone walk of nextAfter.
+   * A day within `horizonMs` after `afterMs` that the expression names (its midnight), or undefined.
+   * Cheap: it searches days without the timezone (a day of the calendar exists in every zone), so a
+   * cron that never fires costs a few milliseconds, not the zone-by-zone walk of nextAfter.
    */
-  firesWithin(afterMs: number, horizonMs: number): boolean
+  dayWithin(afterMs: number, horizonMs: number): number | undefined
+  /** True when `dayMs` is a day dayWithin could answer for the same window: checking one needs no search. */
+  isDayWithin(dayMs: unknown, afterMs: number, horizonMs: number): boolean
   /** The latest `count` times the expression names strictly before `beforeMs`, newest first. */
   previousBefore(beforeMs: number, count: number): number[]
 }
 
 const DAY_MS = 86_400_000
+
+/** A day's midnight may fall a day before `afterMs` in the expression's zone: a day's slack either side. */
+const inWindow = (dayMs: number, afterMs: number, horizonMs: number) =>
+  dayMs > afterMs - DAY_MS && dayMs <= afterMs + horizonMs + DAY_MS
 
 export class CronSyntaxError extends Error {
   override name = "CronSyntaxError"
@@ -42,6 +48,8 @@ export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
   } catch (error) {
     throw new CronSyntaxError(`"${pattern}" is not a valid cron: ${(error as Error).message}`)
   }
+  // Midnight of each day the expression names, in the runtime's own zone (UTC on Workers).
+  const days = () => new Cron(`0 0 ${fields.slice(2).join(" ")}`, { mode: "5-part", paused: true })
   return {
     pattern,
     timezone,
@@ -50,12 +58,16 @@ export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
     },
     matches: (minuteMs) => cron.match(new Date(minuteMs)),
     nextAfter: (afterMs) => cron.nextRun(new Date(afterMs))?.getTime(),
-    firesWithin: (afterMs, horizonMs) => {
-      const days = new Cron(`0 0 ${fields.slice(2).join(" ")}`, { mode: "5-part", paused: true })
-      // A day's midnight may fall a day before `afterMs` in the zone; a day's slack either side.
-      const day = days.nextRun(new Date(afterMs - DAY_MS))?.getTime()
-      return day !== undefined && day <= afterMs + horizonMs + DAY_MS
+    dayWithin: (afterMs, horizonMs) => {
+      const day = days()
+        .nextRun(new Date(afterMs - DAY_MS))
+        ?.getTime()
+      return day !== undefined && inWindow(day, afterMs, horizonMs) ? day : undefined
     },
+    isDayWithin: (dayMs, afterMs, horizonMs) =>
+      Number.isSafeInteger(dayMs) &&
+      inWindow(dayMs as number, afterMs, horizonMs) &&
+      days().match(new Date(dayMs as number)),
     previousBefore: (beforeMs, count) => cron.previousRuns(count, new Date(beforeMs)).map((time) => time.getTime()),
   }
 }

@@ -4,16 +4,12 @@
  * `slotwise` entry adds what only a Worker has (the Durable Object class, Workers tracing), and
  * `slotwise/node` runs the container.
  */
-export { durableDelay, recoveryDelay } from "./backoff.ts"
 export { isTimezone } from "./cron.ts"
 export type { Duration } from "./duration.ts"
 export type { SlotwiseEnv } from "./env.ts"
 export { streamsRequired } from "./http/streams-required.ts"
 export {
-  type ClaimRequest,
-  claimStatement,
   DuplicateJobError,
-  HEARTBEAT_CRON,
   type Job,
   type JobContext,
   type JobDefinition,
@@ -25,7 +21,7 @@ export {
   type RunStatus,
   type SlotEntry,
 } from "./jobs/index.ts"
-export { describeError, type Logger, logLine } from "./log.ts"
+export { describeError, type Logger } from "./log.ts"
 export * as Retry from "./retry.ts"
 export {
   type Consumer,
@@ -34,8 +30,6 @@ export {
   type Delivery,
   type DeliveryContext,
   type Json,
-  NAME,
-  NAME_RULE,
   type Outcome,
   type ScheduleDefinition,
   ScheduleDefinitionError,

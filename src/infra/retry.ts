@@ -1,3 +1,6 @@
+// The durable backoffs (a row's attempt count, a stream's recovery alarm) are named here too, beside the in-process ones.
+export { durableDelay, recoveryDelay } from "./backoff.ts"
+
 /** Exponential gaps capped at `capMs`, jittered, ending after `retries` retries (seed Decision 3). */
 export interface RetryPolicy {
   name: string

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import type { JobView as JobAnswer } from "../../src/infra/admin/json.ts"
-import { Jobs } from "../../src/infra/jobs/index.ts"
+import { beat, Jobs, slotOf } from "../../src/infra/jobs/index.ts"
 import type { ScheduleEvent, ScheduleView } from "../../src/infra/schedules/index.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
@@ -175,7 +175,7 @@ describe("GET /admin/leases", () => {
 describe("DELETE /admin/leases/:name", () => {
   it("releases a held lease but keeps last_slot, so that slot is still refused, and logs the release", async () => {
     await awayFromMinuteEdge()
-    const slot = Jobs.slotOf(Date.now()).getTime()
+    const slot = slotOf(Date.now()).getTime()
     const until = Date.now() + 10 * MINUTE
     await setLease(ROLL_UP, slot, until, "stuck-run")
     expect((await leasesView()).leases.find((lease) => lease.name === ROLL_UP)?.status).toBe("held")
@@ -280,7 +280,7 @@ describe("POST /admin/jobs/:name/run", () => {
   it("runs the current minute's slot once; a second run-now in that minute is 409", async () => {
     await awayFromMinuteEdge()
     await dropLease(ROLL_UP)
-    const slot = Jobs.slotOf(Date.now()).getTime()
+    const slot = slotOf(Date.now()).getTime()
     const res = await runNow(ROLL_UP)
     expect(res.status).toBe(200)
     const ran = await json(res)
@@ -305,15 +305,15 @@ describe("POST /admin/jobs/:name/run", () => {
     await awayFromMinuteEdge()
     await dropLease(ROLL_UP)
     const now = Date.now()
-    const results = await Jobs.beat(jobs, now, env)
+    const results = await beat(jobs, now, env)
     expect(results.find((result) => result.job === ROLL_UP)).toMatchObject({ status: "ran" })
     await expectProblem(await runNow(ROLL_UP), 409)
-    expect((await leaseRow(ROLL_UP))?.last_slot).toBe(Jobs.slotOf(now).getTime())
+    expect((await leaseRow(ROLL_UP))?.last_slot).toBe(slotOf(now).getTime())
   })
 
   it("refuses (409) while another run holds the lease of an earlier slot", async () => {
     await awayFromMinuteEdge()
-    const earlier = Jobs.slotOf(Date.now()).getTime() - 2 * MINUTE
+    const earlier = slotOf(Date.now()).getTime() - 2 * MINUTE
     // Within 2 x the lease, so not taken for a lease written by a clock that jumped (claimSlot reclaims those).
     await setLease(ROLL_UP, earlier, Date.now() + MINUTE, "long-run")
     await expectProblem(await runNow(ROLL_UP), 409)
@@ -325,7 +325,7 @@ describe("POST /admin/jobs/:name/run", () => {
     await dropLease(CLOSE)
     const res = await runNow(CLOSE)
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ job: CLOSE, status: "ran", slot: Jobs.slotOf(Date.now()).getTime() })
+    expect(await res.json()).toMatchObject({ job: CLOSE, status: "ran", slot: slotOf(Date.now()).getTime() })
   })
 })
 

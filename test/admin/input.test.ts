@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { adminFetch } from "../support/admin.ts"
+import { cronSearches } from "../support/cron-searches.ts"
 import { expectProblem, objectIdOf, putSchedule, snapshot } from "./state.ts"
 
 const STREAM = "inputs"
@@ -216,5 +217,38 @@ describe("PUT bodies are 400 naming the field, and write nothing", () => {
       body: def({ id: ID, every: "1 day" }),
     })
     expect(res.status).toBe(200)
+  })
+})
+
+describe("a PUT validates its definition once", () => {
+  // Its day pattern, "0 0 1 * *", is no pattern the test sets: each croner call on it is the search.
+  const CRON = "15 9 1 * *"
+  const def = (extra: Record<string, unknown>) => JSON.stringify({ consumer: "test.scripted", ...extra })
+
+  it("searches the cron's days once, creating a stream or replacing a schedule", async () => {
+    const fresh = `${FRESH}-once`
+    for (const stream of [fresh, fresh, STREAM]) {
+      const searches = await cronSearches(CRON, async () => {
+        const res = await adminFetch(`/admin/streams/${stream}/schedules/cron-once`, {
+          method: "PUT",
+          body: def({ cron: CRON, timezone: "Europe/Berlin" }),
+        })
+        expect(res.status, await res.text()).toBe(200)
+      })
+      expect(searches, stream).toBe(1)
+    }
+  })
+
+  it("searches a cron that never fires once, and wakes no object", async () => {
+    const fresh = `${FRESH}-never`
+    const searches = await cronSearches("0 0 31 2 *", async () => {
+      const res = await adminFetch(`/admin/streams/${fresh}/schedules/${ID}`, {
+        method: "PUT",
+        body: def({ cron: "0 0 31 2 *" }),
+      })
+      await expectProblem(res, 400, "cron")
+    })
+    expect(searches).toBe(1)
+    expect((await snapshot()).objects).not.toContain(objectIdOf(fresh))
   })
 })

@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process"
+import { once } from "node:events"
 import { mkdir } from "node:fs/promises"
 import path from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -19,6 +21,7 @@ const ROLL_UP = "billing.roll-up-usage"
 const DEMO = "demo"
 const AUTO_REFRESH_MS = 10_000
 const SCREENSHOT = path.join(ROOT, "docs/job-runs.png")
+const HEARTBEAT_COMMAND = path.join(ROOT, "bin/slotwise-heartbeat.js")
 
 let worker: LocalWorker | undefined
 let session: Session | undefined
@@ -113,8 +116,28 @@ describe("the dashboard for an operator", () => {
     expect(await page.locator(byTestId("health-heartbeat")).textContent()).toContain("missed the")
   })
 
-  test("turns health green once the heartbeat fires again, and says no stream is behind", async () => {
-    await worker!.beat(Date.now())
+  test("stays red when another Cron Trigger of the Worker fires: the heartbeat runs nothing and warns naming it", async () => {
+    await worker!.beat(Date.now(), "0 3 * * *")
+    await refreshHealth()
+    expect(await heartbeatStatus().textContent()).toBe("late")
+    // workerd's log lines reach wrangler's output a moment after the answer.
+    await expect
+      .poll(() => worker!.log(), { timeout: 5_000 })
+      .toMatch(/"message":"heartbeat: not its cron","cron":"0 3 \* \* \*"/)
+  })
+
+  test("turns health green once slotwise-heartbeat fires, and says no stream is behind", async () => {
+    // The package's command, as an adopter runs it beside wrangler dev (npm start runs the same module).
+    const command = spawn(process.execPath, [HEARTBEAT_COMMAND, "--url", worker!.origin, "--beats", "1"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    })
+    let output = ""
+    command.stdout.on("data", (chunk) => {
+      output += chunk
+    })
+    const [code] = await once(command, "exit")
+    expect(code).toBe(0)
+    expect(output).toMatch(/slotwise-heartbeat: heartbeat "\* \* \* \* \*" \S+Z: HTTP 200 ok\n/)
     await refreshHealth()
     expect(await heartbeatStatus().textContent()).toBe("alive")
     expect(await page.locator("#health").getAttribute("data-ok")).toBe("true")

@@ -5,8 +5,8 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
+import { DEFAULT_CRON, fire, minuteOf } from "../../bin/local-heartbeat.js"
 import { waitForHealth } from "../../scripts/dev/health.ts"
-import { CRON, SCHEDULED_PATH } from "../../scripts/dev/heartbeat.ts"
 import { ROOT } from "../../scripts/dev/wrangler.ts"
 
 const WRANGLER_BIN = path.join(ROOT, "node_modules/.bin/wrangler")
@@ -28,8 +28,11 @@ export interface LocalWorker {
   stop: () => Promise<void>
   /** Runs SQL on the Worker's local D1, through `wrangler d1 execute` on the same state directory. */
   d1: (sql: string) => Promise<void>
-  /** Fires the heartbeat for the minute of `time`, as the Cron Trigger would (and npm start does); throws unless 2xx. */
-  beat: (time: number) => Promise<void>
+  /**
+   * Fires the heartbeat for the minute of `time` through slotwise-heartbeat's fire (as npm start does), with
+   * the Worker's cron unless another is named; throws unless 2xx.
+   */
+  beat: (time: number, cron?: string) => Promise<void>
 }
 
 /** A port nothing listens on right now (the OS picks it). */
@@ -148,11 +151,11 @@ export async function startWorker(token = randomBytes(24).toString("hex")): Prom
     }
     const d1 = (sql: string) =>
       runToEnd(["d1", "execute", "DB", "--local", "--persist-to", persist, "--command", sql], env, D1_TIMEOUT_MS)
-    const beat = async (time: number) => {
-      const minute = Math.floor(time / 60_000) * 60_000
-      const url = `${origin}${SCHEDULED_PATH}?cron=${encodeURIComponent(CRON)}&time=${minute}`
-      const res = await fetch(url, { signal: AbortSignal.timeout(BEAT_TIMEOUT_MS) })
-      if (!res.ok) throw new Error(`the heartbeat for ${new Date(minute).toISOString()} answered ${res.status}`)
+    const beat = async (time: number, cron = DEFAULT_CRON) => {
+      const quiet = { info: () => {}, warn: () => {} }
+      const signal = AbortSignal.timeout(BEAT_TIMEOUT_MS)
+      const { ok, line } = await fire({ url: origin, cron, minute: minuteOf(time), signal, log: quiet })
+      if (!ok) throw new Error(line)
     }
     return { origin, token, log: () => lines.join("\n"), stop, d1, beat }
   } catch (error) {

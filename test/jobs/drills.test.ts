@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe, expect, it } from "vitest"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
-import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
+import { beat, type Job, Jobs } from "../../src/infra/jobs/index.ts"
 import { rollUpUsage } from "../../src/slices/billing/index.ts"
 import { recordUsage, usageTotalOf } from "../../src/slices/billing/queries.ts"
 import { failingD1 } from "../support/fault.ts"
@@ -122,7 +122,7 @@ describe("drill: 100 concurrent heartbeats", () => {
     counter.hold()
     // Every scheduled time falls in the same minute, as duplicate or retried fires would.
     const beats = Array.from({ length: 100 }, (_, i) =>
-      Jobs.beat([counter.job, shared], S0 + 10 * MINUTE + (i % 60) * 1_000 + i, env),
+      beat([counter.job, shared], S0 + 10 * MINUTE + (i % 60) * 1_000 + i, env),
     )
     // Hold the winner inside its run while the others claim, so they race a live lease too.
     await new Promise((resolve) => setTimeout(resolve, 50))

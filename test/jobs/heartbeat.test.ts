@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe, expect, it, vi } from "vitest"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
-import { DuplicateJobError, HEARTBEAT_CRON, type Job, Jobs } from "../../src/infra/jobs/index.ts"
+import { beat, DuplicateJobError, HEARTBEAT_CRON, type Job, Jobs } from "../../src/infra/jobs/index.ts"
 import worker from "../../src/isolate.ts"
 import { jobs } from "../../src/jobs.ts"
 import { lateD1 } from "../support/fault.ts"
@@ -60,7 +60,7 @@ describe("scheduled()", () => {
       job("beat.hangs", () => new Promise(() => {})),
       job("beat.works", () => void order.push("works")),
     ])
-    const results = await Jobs.beat(list, at(5, 0), env)
+    const results = await beat(list, at(5, 0), env)
     expect(Object.fromEntries(results.map((r) => [r.job, r.status]))).toEqual({
       "beat.throws": "failed",
       "beat.hangs": "timed-out",
@@ -78,7 +78,7 @@ describe("scheduled()", () => {
         await new Promise((resolve) => setTimeout(resolve, 50))
         inFlight--
       })
-    await Jobs.beat([slow("beat.slow-a"), slow("beat.slow-b"), slow("beat.slow-c")], at(6, 0), env)
+    await beat([slow("beat.slow-a"), slow("beat.slow-b"), slow("beat.slow-c")], at(6, 0), env)
     expect(peak).toBe(3)
   })
 
@@ -92,12 +92,12 @@ describe("scheduled()", () => {
     let runs = 0
     const late = job("beat.late-claim", () => void runs++, { timeout: "15 minutes" })
     const options = { d1DeadlineMs: 50, waitUntil: (promise: Promise<unknown>) => void handed.push(promise) }
-    expect(await Jobs.beat([late], at(8, 0), { ...env, DB: slow }, options)).toEqual([
+    expect(await beat([late], at(8, 0), { ...env, DB: slow }, options)).toEqual([
       expect.objectContaining({ status: "skipped", reason: "claim timed out" }),
     ])
     answer()
     await Promise.all(handed)
-    expect(await Jobs.beat([late], at(8, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
+    expect(await beat([late], at(8, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
     expect(runs).toBe(1)
   })
 
@@ -122,13 +122,13 @@ describe("scheduled()", () => {
     // The release, chained on the late answer, was handed to the execution context: waiting on it lets it finish.
     await waitOnExecutionContext(ctx)
     expect(await leaseOf("beat.late-scheduled")).toMatchObject({ lastSlot: at(9, 0), holder: null, leaseUntil: null })
-    expect(await Jobs.beat([late], at(9, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
+    expect(await beat([late], at(9, 1), env)).toEqual([expect.objectContaining({ status: "ran" })])
     expect(runs).toBe(1)
   })
 
   it("never throws, even when every run fails", async () => {
     const broken = { ...env, DB: undefined as unknown as D1Database }
-    const results = await Jobs.beat([job("beat.no-db", () => {})], at(7, 0), broken)
+    const results = await beat([job("beat.no-db", () => {})], at(7, 0), broken)
     expect(results).toEqual([expect.objectContaining({ job: "beat.no-db", status: "skipped" })])
   })
 
@@ -139,6 +139,66 @@ describe("scheduled()", () => {
       'job "beat.twice" is declared twice in the list given to `Jobs.registry`',
     )
     expect(() => Jobs.registry([a])).not.toThrow()
+  })
+
+  it("runs nothing for a cron that is not the heartbeat's, and writes one warning line naming it", async () => {
+    let runs = 0
+    const scheduled = Jobs.heartbeat([job("beat.other-cron", () => void runs++)])
+    const ctx = createExecutionContext()
+    await scheduled(createScheduledController({ scheduledTime: at(3, 0), cron: "0 3 * * *" }), env, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(runs).toBe(0)
+    expect(await leaseOf("beat.other-cron")).toBeUndefined()
+    expect(logs.lines).toEqual([
+      expect.objectContaining({ level: "warn", message: "heartbeat: not its cron", cron: "0 3 * * *" }),
+    ])
+    expect(logs.lines[0]).toMatchObject({ heartbeatCron: HEARTBEAT_CRON, scheduledTime: at(3, 0) })
+  })
+
+  it("runs on the cron it is configured with, and not on the default one", async () => {
+    let runs = 0
+    const scheduled = Jobs.heartbeat([job("beat.every-5", () => void runs++)], { cron: "*/5 * * * *" })
+    const fireWith = async (cron: string, scheduledTime: number) => {
+      const ctx = createExecutionContext()
+      await scheduled(createScheduledController({ scheduledTime, cron }), env, ctx)
+      await waitOnExecutionContext(ctx)
+    }
+    await fireWith("*/5 * * * *", at(10, 5))
+    expect(runs).toBe(1)
+    expect(await leaseOf("beat.every-5")).toMatchObject({ lastSlot: at(10, 5) })
+    await fireWith(HEARTBEAT_CRON, at(10, 10))
+    expect(runs).toBe(1)
+    expect(logs.of("heartbeat: not its cron")).toEqual([
+      expect.objectContaining({ cron: HEARTBEAT_CRON, heartbeatCron: "*/5 * * * *" }),
+    ])
+  })
+
+  it("lets a Worker dispatch between a trigger of its own and the heartbeat, as README shows", async () => {
+    const nightly: number[] = []
+    let runs = 0
+    const nightlyExport = async (_env: Env) => void nightly.push(1)
+    const heartbeat = Jobs.heartbeat([job("beat.dispatched", () => void runs++)])
+    const handler = {
+      scheduled: async (controller, env, ctx) => {
+        if (controller.cron === "0 3 * * *") return nightlyExport(env)
+        await heartbeat(controller, env, ctx)
+      },
+    } satisfies ExportedHandler<Env>
+    for (const cron of ["0 3 * * *", HEARTBEAT_CRON]) {
+      const ctx = createExecutionContext()
+      await handler.scheduled(createScheduledController({ scheduledTime: at(3, 0), cron }), env, ctx)
+      await waitOnExecutionContext(ctx)
+    }
+    expect({ nightly: nightly.length, runs }).toEqual({ nightly: 1, runs: 1 })
+    expect(logs.of("heartbeat: not its cron")).toEqual([])
+  })
+
+  it("refuses, when it is declared, a cron that does not parse, naming `cron`", () => {
+    const jobs = [job("beat.bad-cron", () => {})]
+    expect(() => Jobs.heartbeat(jobs, { cron: "every minute" })).toThrow(/Jobs\.heartbeat: cron "every minute"/)
+    expect(() => Jobs.heartbeat(jobs, { cron: "0 * * * * *" })).toThrow(/cron .*seconds field/)
+    expect(() => Jobs.heartbeat(jobs, { cron: 5 as unknown as string })).toThrow(/Jobs\.heartbeat: cron must be/)
+    expect(() => Jobs.heartbeat(jobs, { cron: "*/5 * * * *" })).not.toThrow()
   })
 
   it("keeps wrangler.toml's one trigger equal to the heartbeat (drift check)", () => {

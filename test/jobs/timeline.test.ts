@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { JobLease } from "../../src/infra/db/index.ts"
-import { heartbeat, Jobs, type RunRecord, timeline } from "../../src/infra/jobs/index.ts"
+import { Jobs, liveness, type RunRecord, timeline } from "../../src/infra/jobs/index.ts"
 
 const MINUTE = 60_000
 const T0 = Date.UTC(2026, 10, 30, 10, 0)
@@ -24,6 +24,7 @@ const lease = (runs: RunRecord[], lastSlot = runs.at(-1)?.slot ?? 0, leaseUntil:
   leaseUntil,
   holder: leaseUntil === null ? null : "holder",
   lowerSlot: null,
+  jumpStart: null,
   lastRunSlot: null,
   lastRunId: null,
   lastOutcome: null,
@@ -96,13 +97,13 @@ describe("the heartbeat's liveness", () => {
   const fired = (minute: number) => [{ lastSlot: at(minute) }]
 
   it("is alive while the every-minute job's last fire is at most 2 minutes old, late after", () => {
-    expect(heartbeat([watchdog], fired(0), at(2))).toEqual({
+    expect(liveness([watchdog], fired(0), at(2))).toEqual({
       status: "alive",
       lastFiredAt: at(0),
       missedSlot: null,
       aheadSlot: null,
     })
-    expect(heartbeat([watchdog], fired(0), at(2) + 1)).toEqual({
+    expect(liveness([watchdog], fired(0), at(2) + 1)).toEqual({
       status: "late",
       lastFiredAt: at(0),
       missedSlot: at(1),
@@ -114,14 +115,18 @@ describe("the heartbeat's liveness", () => {
     const tomorrow = at(0) + 86_400_000
     // A replica a day ahead claimed tomorrow's slot; the others' newest claim is kept in lower_slot.
     const leases = [{ lastSlot: tomorrow, lowerSlot: at(0) }]
-    expect(heartbeat([watchdog], leases, at(1))).toEqual({
+    expect(liveness([watchdog], leases, at(1))).toEqual({
       status: "ahead",
       lastFiredAt: at(0),
       missedSlot: null,
       aheadSlot: tomorrow,
     })
-    expect(heartbeat([watchdog], [{ lastSlot: at(2), lowerSlot: null }], at(1)).status).toBe("alive")
-    expect(heartbeat([watchdog], [{ lastSlot: at(2) + 1, lowerSlot: null }], at(1))).toMatchObject({
+    // Once real time reaches the first slot it ran early (jump_start), that slot is the last fire.
+    const caughtUp = [{ lastSlot: tomorrow, lowerSlot: at(0), jumpStart: at(2) }]
+    expect(liveness([watchdog], caughtUp, at(2))).toMatchObject({ status: "ahead", lastFiredAt: at(2) })
+    expect(liveness([watchdog], caughtUp, at(0))).toMatchObject({ status: "ahead", lastFiredAt: at(0) })
+    expect(liveness([watchdog], [{ lastSlot: at(2), lowerSlot: null }], at(1)).status).toBe("alive")
+    expect(liveness([watchdog], [{ lastSlot: at(2) + 1, lowerSlot: null }], at(1))).toMatchObject({
       status: "ahead",
       lastFiredAt: null,
       aheadSlot: at(2) + 1,
@@ -132,14 +137,14 @@ describe("the heartbeat's liveness", () => {
     const lastNight = Date.UTC(2026, 10, 30, 3, 0)
     const tonight = lastNight + 86_400_000
     const leases = [{ lastSlot: lastNight }]
-    expect(heartbeat([nightly], leases, lastNight + 20 * 3_600_000).status).toBe("alive")
-    expect(heartbeat([nightly], leases, tonight + MINUTE).status).toBe("alive")
-    expect(heartbeat([nightly], leases, tonight + MINUTE + 1)).toMatchObject({ status: "late", missedSlot: tonight })
+    expect(liveness([nightly], leases, lastNight + 20 * 3_600_000).status).toBe("alive")
+    expect(liveness([nightly], leases, tonight + MINUTE).status).toBe("alive")
+    expect(liveness([nightly], leases, tonight + MINUTE + 1)).toMatchObject({ status: "late", missedSlot: tonight })
   })
 
   it("is unknown with no exclusive job declared or no slot claimed yet", () => {
-    expect(heartbeat([job("* * * * *", false)], fired(0), at(10)).status).toBe("unknown")
-    expect(heartbeat([watchdog], [], at(10))).toEqual({
+    expect(liveness([job("* * * * *", false)], fired(0), at(10)).status).toBe("unknown")
+    expect(liveness([watchdog], [], at(10))).toEqual({
       status: "unknown",
       lastFiredAt: null,
       missedSlot: null,

@@ -10,7 +10,9 @@ import pg from "pg"
 import { database } from "../../src/infra/db/index.ts"
 import { claimStatement } from "../../src/infra/jobs/claim.ts"
 import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
-import { applyMigrations, d1OverLibsql, openDatabase } from "../../src/infra/node/index.ts"
+import { d1OverLibsql } from "../../src/infra/node/d1.ts"
+import { openDatabase } from "../../src/infra/node/database.ts"
+import { applyMigrations } from "../../src/infra/node/migrations.ts"
 import type { ClaimEngine } from "../support/claim-scenarios.ts"
 
 /** A fresh SQLite file's URL in its own temporary folder. */
@@ -40,7 +42,7 @@ export function libsqlEngine(client: Client): ClaimEngine {
 
 /** jobs_leases on Postgres: epoch milliseconds overflow INTEGER, so BIGINT. */
 export const JOBS_LEASES_POSTGRES =
-  "CREATE TABLE IF NOT EXISTS jobs_leases (name TEXT PRIMARY KEY, last_slot BIGINT NOT NULL, lease_until BIGINT, holder TEXT, lower_slot BIGINT); ALTER TABLE jobs_leases ADD COLUMN IF NOT EXISTS lower_slot BIGINT"
+  "CREATE TABLE IF NOT EXISTS jobs_leases (name TEXT PRIMARY KEY, last_slot BIGINT NOT NULL, lease_until BIGINT, holder TEXT, lower_slot BIGINT, jump_start BIGINT); ALTER TABLE jobs_leases ADD COLUMN IF NOT EXISTS lower_slot BIGINT; ALTER TABLE jobs_leases ADD COLUMN IF NOT EXISTS jump_start BIGINT"
 
 type PostgresDb = ReturnType<typeof drizzlePglite> | ReturnType<typeof drizzlePostgres>
 

@@ -1,15 +1,18 @@
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
-import { applyMigrations, DatabaseUrlError, MigrationsError, openDatabase } from "../../src/infra/node/index.ts"
-import { freshFileUrl } from "./engines.ts"
+import { DatabaseUrlError, openDatabase } from "../../src/infra/node/database.ts"
+import { applyMigrations, MigrationsError } from "../../src/infra/node/migrations.ts"
+import { freshFileUrl, libsqlEngine } from "./engines.ts"
 
 const folder = (files: Record<string, string>) => {
   const dir = mkdtempSync(path.join(tmpdir(), "slotwise-migrations-"))
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text)
   return dir
 }
+
+const MINUTE = 60_000
 
 // Two replicas migrating one file at once are separate processes: test/node/main.test.ts.
 describe("the container's migrations", () => {
@@ -32,6 +35,32 @@ describe("the container's migrations", () => {
     await expect(applyMigrations(client, dir)).rejects.toThrow(/0002_bad\.sql failed, nothing was applied/)
     const tables = await client.execute("SELECT name FROM sqlite_master WHERE name IN ('ok', 'd1_migrations')")
     expect(tables.rows).toEqual([])
+    client.close()
+  })
+
+  it("makes a last_slot a jumped clock left more than an hour ahead reclaimable below itself, never itself", async () => {
+    const client = await openDatabase(freshFileUrl())
+    const before = mkdtempSync(path.join(tmpdir(), "slotwise-migrations-"))
+    for (const file of readdirSync("migrations").filter((file) => file < "0008_"))
+      copyFileSync(path.join("migrations", file), path.join(before, file))
+    await applyMigrations(client, before)
+    // The migration reads the database's clock, so the rows are placed around the real now.
+    const now = Date.now() - (Date.now() % MINUTE)
+    const ahead = now + 24 * 60 * MINUTE
+    await client.execute({
+      sql: "INSERT INTO jobs_leases (name, last_slot) VALUES ('stuck', ?), ('on-time', ?)",
+      args: [ahead, now - MINUTE],
+    })
+    expect(await applyMigrations(client, "migrations")).toEqual(["0008_slotwise_jobs_lower_slot.sql"])
+    const rows = await client.execute("SELECT name, lower_slot, jump_start FROM jobs_leases ORDER BY name")
+    expect(rows.rows.map((row) => ({ ...row }))).toEqual([
+      { name: "on-time", lower_slot: null, jump_start: null },
+      { name: "stuck", lower_slot: 0, jump_start: ahead },
+    ])
+    const claim = (slot: number, holder: string) =>
+      libsqlEngine(client).claim({ name: "stuck", slot, now: slot + 1_000, leaseMs: 2 * MINUTE, holder })
+    expect(await claim(now, "run-a")).toBe(true)
+    expect(await claim(ahead, "run-b")).toBe(false)
     client.close()
   })
 

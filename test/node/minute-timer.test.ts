@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { startMinuteTimer } from "../../src/infra/node/index.ts"
+import { startMinuteTimer } from "../../src/infra/node/minute-timer.ts"
 
 const MINUTE = 60_000
 const START = Date.UTC(2026, 10, 30, 4, 12, 41, 500)

@@ -2,11 +2,12 @@ import type { Client } from "@libsql/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp } from "../../src/app.ts"
 import { consumers } from "../../src/consumers.ts"
-import { createRuntime, openDatabase, type Runtime } from "../../src/infra/node/index.ts"
+import { openDatabase } from "../../src/infra/node/database.ts"
+import { createRuntime, type Runtime } from "../../src/infra/node/runtime.ts"
 import { listen } from "../../src/infra/node/server.ts"
 import { Jobs } from "../../src/infra/portable.ts"
 import { jobs } from "../../src/jobs.ts"
-import { migratedDatabase } from "./engines.ts"
+import { libsqlEngine, migratedDatabase } from "./engines.ts"
 
 const MINUTE = 60_000
 // 02:50 to 03:14 UTC: 25 slots, and 03:00 is the daily billing.close-expired-trials slot.
@@ -173,5 +174,67 @@ describe("three container replicas on one SQLite file, one with a clock a day ah
       Array(30).fill("ahead"),
     )
     expect(today.some(({ replica }) => replica === "ahead")).toBe(true)
+  })
+})
+
+describe("three replicas' claims on one SQLite file, catching up with one a day ahead", () => {
+  const DAY = 24 * 60 * MINUTE
+  /** A 10-second job's lease (its timeout + 1 minute), twice: how far ahead a last_slot must be to be reclaimable. */
+  const LEASE = 10_000 + MINUTE
+  const names = ["correct-0", "correct-1", "ahead"]
+  const clients: Client[] = []
+
+  beforeAll(async () => {
+    const first = await migratedDatabase()
+    clients.push(first.client, await openDatabase(first.url), await openDatabase(first.url))
+    // No fsync per commit: what is tested is which claims win, not that they survive a power cut.
+    for (const client of clients) await client.execute("PRAGMA synchronous = OFF")
+  })
+  afterAll(() => {
+    for (const client of clients) client.close()
+  })
+
+  // Each replica claims (and, having won, releases) as Jobs.run does, through its own client: a day and
+  // more of minutes stays fast without a run's log line and record.
+  it("runs no slot twice when real time reaches the slots it ran early while it is still ahead, and loses none", async () => {
+    const engines = clients.map((client) => libsqlEngine(client))
+    const runs: Array<{ replica: string; slot: number }> = []
+    // Real time runs a day and an hour, minute by minute; the third replica is a day ahead for all
+    // but the last 30 minutes, so real time reaches its first far-ahead slot (J) while it still is.
+    const minutes = Array.from({ length: 24 * 60 + 60 }, (_, i) => FIRST + i * MINUTE)
+    const aheadUntil = FIRST + DAY + 30 * MINUTE
+    const jump = FIRST + DAY
+    for (const [k, minute] of minutes.entries()) {
+      for (const i of k % 2 === 0 ? [k % 3, (k + 1) % 3, (k + 2) % 3] : [(k + 2) % 3, (k + 1) % 3, k % 3]) {
+        const slot = minute + (i === 2 && minute < aheadUntil ? DAY : 0)
+        const holder = `${names[i]}-${slot}`
+        // Each replica's clock a little past its slot, as hosts' timers would be.
+        if (
+          await engines[i]!.claim({
+            name: "replicas.catch-up",
+            slot,
+            now: slot + 300 + i * 200,
+            leaseMs: LEASE,
+            holder,
+          })
+        ) {
+          runs.push({ replica: names[i]!, slot })
+          await engines[i]!.release("replicas.catch-up", holder)
+        }
+      }
+    }
+
+    const count = new Map<number, number>()
+    for (const { slot } of runs) count.set(slot, (count.get(slot) ?? 0) + 1)
+    expect([...count.entries()].filter(([, n]) => n > 1).map(([slot]) => new Date(slot).toISOString())).toEqual([])
+    // J and every slot after it were run once, early, by the replica ahead; the correct ones ran the rest.
+    expect(runs.filter(({ slot }) => slot >= jump).every(({ replica }) => replica === "ahead")).toBe(true)
+    expect(runs.filter(({ slot }) => slot < jump).every(({ replica }) => replica !== "ahead")).toBe(true)
+    // Lost: a real-time slot no replica ran. The bound: only slots below J whose claimant's clock is
+    // within 2 x lease of the newest slot claimed ahead; here that newest slot stays a day past J.
+    const newestAhead = Math.max(...runs.map(({ slot }) => slot))
+    const lost = minutes.filter((slot) => !count.has(slot))
+    expect(lost.filter((slot) => !(slot < jump && slot + 700 >= newestAhead - 2 * LEASE))).toEqual([])
+    expect(lost).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { containerSettings, DEFAULT_DATABASE_URL, SettingsError } from "../../src/infra/node/index.ts"
+import { DEFAULT_DATABASE_URL } from "../../src/infra/node/database.ts"
+import { containerSettings, SettingsError } from "../../src/infra/node/settings.ts"
 
 describe("the container's settings", () => {
   it("default to an embedded file under .slotwise/, port 8787 on loopback and ./migrations", () => {

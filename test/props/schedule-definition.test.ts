@@ -1,5 +1,6 @@
 import fc from "fast-check"
 import { beforeAll, describe, expect, it } from "vitest"
+import { parseCron } from "../../src/infra/cron.ts"
 import {
   MAX_HORIZON_MS,
   NAME,
@@ -310,5 +311,21 @@ describe("a stream's upsert on random definitions", () => {
     )
     expect(seen.passed).toBeGreaterThan(0)
     expect(seen.refused.size).toBeGreaterThan(0)
+  })
+})
+
+describe("a cron's witness day", () => {
+  const special = fc.constantFrom("0 0 L * *", "0 0 * * 5#3", "0 0 29 2 *", "0 0 15W * *", "0 0 * * 5L", "0 0 30 2 1")
+  it("found by the search always verifies without one, so an admin PUT never searches twice", () => {
+    fc.assert(
+      fc.property(fc.oneof(validCron, special), fc.constantFrom(...TIMEZONES), int(0, 400), (cron, timezone, days) => {
+        const now = T0 + days * 86_400_000 + 1234
+        const day = parseCron(cron, timezone).dayWithin(now, MAX_HORIZON_MS)
+        expect(day).toBeTypeOf("number")
+        // Another parse, as the stream makes it, a moment later.
+        expect(parseCron(cron, timezone).isDayWithin(day, now + 50, MAX_HORIZON_MS)).toBe(true)
+      }),
+      { numRuns: 300 },
+    )
   })
 })

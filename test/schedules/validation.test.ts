@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest"
 import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/client/contract.ts"
 import { type Json, ScheduleDefinitionError, Schedules } from "../../src/infra/schedules/index.ts"
 import { resetConsumers } from "../support/consumers.ts"
+import { cronSearches } from "../support/cron-searches.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
 
 /** Arrays nested `depth` deep: [[[]]] is 3. */
@@ -199,5 +200,44 @@ describe("bad input is refused before anything is written, naming the field", ()
     value(await stream.cancel("ok-1"))
     expect(await stream.trigger("ok-1")).toMatchObject({ ok: false, error: { code: "conflict" } })
     expect(await stream.cancel("ok-1")).toMatchObject({ ok: false, error: { code: "conflict" } })
+  })
+})
+
+describe("an upsert searches a cron's days once, and trusts no caller's witness", () => {
+  // Its day pattern, "0 0 1 * *", is no pattern the test sets: each croner call on it is the search.
+  const CRON = "15 9 1 * *"
+  const rpc = () =>
+    stream.stub as unknown as {
+      upsert(stream: string, definition: unknown, options: { now: number; firesOn?: unknown }): Promise<unknown>
+    }
+
+  it("the client's upsert searches once", async () => {
+    const client = Schedules.stream(env.SCHEDULES, stream.name)
+    const definition = { id: "cron-once", consumer: "test.scripted", cron: CRON, timezone: "Europe/Berlin" }
+    expect(await cronSearches(CRON, () => client.upsert(definition))).toBe(1)
+  })
+
+  it("a witness day the cron names saves the search; a wrong one costs it and changes nothing", async () => {
+    const definition = { id: "cron-witness", consumer: "test.scripted", cron: CRON }
+    const firstOfNextMonth = Date.UTC(2100, 1, 1)
+    const witnessed = () => rpc().upsert(stream.name, definition, { now: T0, firesOn: firstOfNextMonth })
+    expect(await cronSearches(CRON, witnessed)).toBe(0)
+    expect(await stream.get("cron-witness")).toMatchObject({ ok: true, value: { nextAt: Date.UTC(2100, 1, 1, 9, 15) } })
+    for (const wrong of [firstOfNextMonth + 86_400_000, T0 + 20 * 366 * 86_400_000, "2100-02-01", -1]) {
+      const forged = () => rpc().upsert(stream.name, definition, { now: T0, firesOn: wrong })
+      expect(await cronSearches(CRON, forged), String(wrong)).toBe(1)
+    }
+  })
+
+  it("no claimed witness lets a cron that never fires be stored", async () => {
+    const before = await stream.snapshot()
+    const definition = { id: "never", consumer: "test.scripted", cron: "0 0 31 2 *" }
+    for (const firesOn of [Date.UTC(2100, 1, 28), Date.UTC(2100, 2, 31), T0, undefined]) {
+      expect(await rpc().upsert(stream.name, definition, { now: T0, firesOn })).toMatchObject({
+        ok: false,
+        error: { code: "invalid", field: "cron" },
+      })
+    }
+    expect(await stream.snapshot()).toBe(before)
   })
 })

@@ -145,7 +145,7 @@ describe("the billing.usage-webhook consumer", () => {
     expect(receiver.received[0]?.body).toEqual({ account: name, quantity: 0, throughSlot: null })
   })
 
-  it("retries a network failure and a 5xx with the reason as lastError, under the same idempotency key", async () => {
+  it("retries a network failure and a 5xx through the stream, one request per attempt, under the same idempotency key", async () => {
     const { name, schedule } = await subscribed()
     receiver.answers = [new TypeError("Network connection lost."), 503, 200]
 

@@ -97,6 +97,53 @@ export function claimScenarios(engine: () => ClaimEngine) {
     }
   })
 
+  it("a slot a clock far ahead ran early is never run again when real time reaches it, while that clock is still ahead", async () => {
+    const name = fresh()
+    const ahead = async (slot: number) => {
+      expect(await claim(name, slot, slot + 500, `run-ahead-${slot}`), new Date(slot).toISOString()).toBe(true)
+      await engine().release(name, `run-ahead-${slot}`)
+    }
+    const onTime = (slot: number) => claim(name, slot, slot + 1_000, `run-${slot}`)
+    expect(await onTime(T0)).toBe(true)
+    await engine().release(name, `run-${T0}`)
+    // A replica a day ahead jumps to tomorrow's slot (J) and runs J and the next 2 minutes early.
+    for (const k of [0, 1, 2]) await ahead(T0 + DAY + k * MINUTE)
+    expect(await onTime(T0 + MINUTE)).toBe(true)
+    await engine().release(name, `run-${T0 + MINUTE}`)
+    // A day later it is still a day ahead: last_slot is tomorrow's tomorrow, far ahead of real time.
+    for (let k = 3; k < 10; k++) await ahead(T0 + DAY + k * MINUTE)
+    // The correct replicas run every slot below J (here its last one), none of the slots it ran early.
+    expect(await onTime(T0 + DAY - MINUTE)).toBe(true)
+    await engine().release(name, `run-${T0 + DAY - MINUTE}`)
+    for (const k of [0, 1, 2, 3]) expect(await onTime(T0 + DAY + k * MINUTE), `J + ${k} minutes`).toBe(false)
+    // Once real time passes its newest slot (it was corrected), last_slot < slot takes over.
+    expect(await onTime(T0 + DAY + 10 * MINUTE)).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + DAY + 10 * MINUTE })
+  })
+
+  it("loses, never runs twice, the slots below a first jump when a second jumps further ahead", async () => {
+    const name = fresh()
+    const run = async (slot: number, now: number) => {
+      const won = await claim(name, slot, now, `run-${slot}-${now}`)
+      if (won) await engine().release(name, `run-${slot}-${now}`)
+      return won
+    }
+    expect(await run(T0, T0 + 1_000)).toBe(true)
+    // One clock a day ahead runs J1 and J1 + 1 minute early; the correct replicas run T0 + 1 minute.
+    expect(await run(T0 + DAY, T0 + DAY + 500)).toBe(true)
+    expect(await run(T0 + DAY + MINUTE, T0 + DAY + MINUTE + 500)).toBe(true)
+    expect(await run(T0 + MINUTE, T0 + MINUTE + 1_000)).toBe(true)
+    // Another, two days ahead, jumps past it: the gap below J1 is forgotten (lost), the one above kept.
+    expect(await run(T0 + 2 * DAY, T0 + 2 * DAY + 500)).toBe(true)
+    expect(await run(T0 + 2 * MINUTE, T0 + 2 * MINUTE + 1_000)).toBe(false)
+    expect(await run(T0 + DAY - MINUTE, T0 + DAY - MINUTE + 1_000)).toBe(false)
+    // J1's slots ran early and stay refused; the slots past them, until the second jump, run on time.
+    expect(await run(T0 + DAY, T0 + DAY + 1_000)).toBe(false)
+    expect(await run(T0 + DAY + MINUTE, T0 + DAY + MINUTE + 1_000)).toBe(false)
+    expect(await run(T0 + DAY + 2 * MINUTE, T0 + DAY + 2 * MINUTE + 1_000)).toBe(true)
+    expect(await run(T0 + 2 * DAY, T0 + 2 * DAY + 1_000)).toBe(false)
+  })
+
   it("still refuses a slot below a last_slot ahead by at most 2 x lease, and a claimant whose own clock is far behind", async () => {
     const name = fresh()
     await claim(name, T0, T0, "run-a")

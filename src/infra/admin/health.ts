@@ -1,6 +1,6 @@
 import { Hono } from "hono"
 import { database } from "../db/index.ts"
-import { heartbeat, type Job, lastRunOf, listLeases, summaryOf } from "../jobs/index.ts"
+import { type Job, lastRunOf, listLeases, liveness, summaryOf } from "../jobs/index.ts"
 import { Schedules, type WatchSummary } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
 import type { HealthView } from "./json.ts"
@@ -12,7 +12,7 @@ export const healthRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>().get(ADMIN_ROUTES.health.path, async (c) => {
     const now = Date.now()
     const leases = await listLeases(database(c.env.DB))
-    const beat = heartbeat(jobs, leases, now)
+    const beat = liveness(jobs, leases, now)
     const watchdogName = Schedules.watchdog.name
     const watchdogLease = leases.find((lease) => lease.name === watchdogName)
     const summary = summaryOf(watchdogLease) as WatchSummary | null

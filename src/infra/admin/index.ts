@@ -27,7 +27,7 @@ export interface AdminOptions {
  * const app = new Hono<{ Bindings: Env }>().route("/admin", admin({ jobs, consumers }))
  * ```
  */
-export function admin({ jobs, consumers }: AdminOptions) {
+export function admin({ jobs, consumers }: AdminOptions): Hono<AdminEnv> {
   const known = consumerRegistry(consumers)
   const api = new Hono<AdminEnv>()
     .use(noStore)
@@ -45,7 +45,4 @@ export function admin({ jobs, consumers }: AdminOptions) {
   return api
 }
 
-export { problem, validate } from "../http/index.ts"
-export { type AdminEnv, adminToken, requireAdmin } from "./access.ts"
-export type { Answers, HealthView, JobView, LeaseView } from "./json.ts"
-export { ADMIN_ROUTES, type AdminRoute, adminPath, type RouteName } from "./routes.ts"
+export { type AdminEnv, requireAdmin } from "./access.ts"

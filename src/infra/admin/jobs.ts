@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono"
 import { database, type JobLease } from "../db/index.ts"
 import { problem, validate } from "../http/index.ts"
-import { type Job, Jobs, lastRunOf, leaseStatus, listLeases, timeline } from "../jobs/index.ts"
+import { type Job, Jobs, lastRunOf, leaseStatus, listLeases, slotOf, timeline } from "../jobs/index.ts"
 import type { AdminEnv } from "./access.ts"
 import { jobParam } from "./inputs.ts"
 import type { Answers, JobView, LeaseView } from "./json.ts"
@@ -52,7 +52,7 @@ export const jobRoutes = (jobs: readonly Job[]) =>
       const job = jobs.find((declared) => declared.name === name)
       if (!job)
         return problem(c, 404, "Not found", `no job "${name}" is among the jobs given to \`admin\``, { field: "name" })
-      const slot = Jobs.slotOf(Date.now())
+      const slot = slotOf(Date.now())
       const result = await Jobs.run(job, slot, { env: c.env, waitUntil: waitUntilOf(c) })
       if (result.reason === "slot taken") {
         return problem(c, 409, "Conflict", `the ${slot.toISOString()} slot of "${name}" is already run or held`)

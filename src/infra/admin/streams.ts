@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
 import { problem, validate } from "../http/index.ts"
-import { validateDefinition } from "../schedules/client/contract.ts"
+import { checkDefinition } from "../schedules/client/contract.ts"
 import { isListed, streamsPage } from "../schedules/directory/directory.ts"
 import { type ConsumerRegistry, LIST_DEFAULT, type StreamRpc, streamRpc } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
@@ -91,8 +91,9 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
           })
         }
         // Refused here, a bad definition never wakes (and so creates) a new stream's object; app.onError answers 400.
-        validateDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
-        const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id })
+        // The cron's witness day goes along, so the stream verifies that day instead of searching again.
+        const { firesOn } = checkDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
+        const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id }, { firesOn })
         return replyResponse(c, reply, (schedule) => ({ schedule }))
       },
     )

@@ -15,11 +15,16 @@ export interface ClaimRequest {
  * lease beyond now + 2 x lease was written by a clock that jumped, and is reclaimed.
  *
  * A last_slot beyond now + 2 x lease was written by a clock that jumped too, and is reclaimed the
- * same way, but only for a slot above `lower_slot`: the newest slot claimed below last_slot, which
- * keeps last_slot's value from before the jump (a claim more than 2 x lease above last_slot) and
- * every slot claimed past it since. So a slot is never claimed twice from clocks within 2 x lease
- * of each other, however many claims a replica ahead of them (or behind) makes in between; last_slot
- * itself never goes down. Epoch-ms columns must be 64-bit (SQLite's INTEGER is; on Postgres, BIGINT).
+ * same way, but only for a slot between `lower_slot` and `jump_start`. A claim more than 2 x lease
+ * above last_slot is a jump: it sets lower_slot to last_slot's value from before it and jump_start to
+ * its own slot, the first of the range the clock ahead runs early; each slot claimed below last_slot
+ * since moves lower_slot up to it. Every slot strictly between the two is unclaimed, so a slot is
+ * never claimed twice, whatever the clocks say; the clock ahead's slots are never run again on time.
+ * The clause holds only while last_slot is more than 2 x lease ahead of the claimant, so a clock
+ * that claims less than 2 x lease past its jump costs the others the slots below jump_start that
+ * come due within 2 x lease of its newest slot. A second jump while last_slot is far ahead replaces
+ * both columns: the slots left between the first pair are lost, never run twice. last_slot itself
+ * never goes down. Epoch-ms columns must be 64-bit (SQLite's INTEGER is; on Postgres, BIGINT).
  *
  * @example
  * ```ts
@@ -36,10 +41,12 @@ on conflict (name) do update
       lower_slot = case when jobs_leases.last_slot >= excluded.last_slot then excluded.last_slot
                         when jobs_leases.last_slot < ${slot - 2 * leaseMs} then jobs_leases.last_slot
                         else jobs_leases.lower_slot end,
+      jump_start = case when jobs_leases.last_slot < ${slot - 2 * leaseMs} then excluded.last_slot
+                        else jobs_leases.jump_start end,
       lease_until = excluded.lease_until, holder = excluded.holder
   where (jobs_leases.last_slot < excluded.last_slot
          or (jobs_leases.last_slot > ${jumped} and jobs_leases.lower_slot < excluded.last_slot
-             and excluded.last_slot <= ${jumped}))
+             and excluded.last_slot < jobs_leases.jump_start and excluded.last_slot <= ${jumped}))
     and (jobs_leases.lease_until is null or jobs_leases.lease_until < ${now}
          or jobs_leases.lease_until > ${jumped})
 returning name`

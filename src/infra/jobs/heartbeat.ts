@@ -1,11 +1,20 @@
+import { CronSyntaxError, parseCron } from "../cron.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
 import { type RunDeps, type RunResult, run } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
 
-/** The one Cron Trigger in wrangler.toml; every job is matched against its minute. */
+/** The heartbeat's Cron Trigger unless `Jobs.heartbeat` is given another; every job is matched against its minute. */
 export const HEARTBEAT_CRON = "* * * * *"
+
+export interface HeartbeatOptions extends Pick<RunDeps, "d1DeadlineMs"> {
+  /**
+   * The Cron Trigger that fires the heartbeat, spelled exactly as in wrangler.toml's `crons` (Cloudflare
+   * hands `scheduled()` that text); default `* * * * *`. A job runs only in minutes both crons name.
+   */
+  cron?: string
+}
 
 /**
  * Runs, concurrently, every job due in the minute of `scheduledTime`. Each run is bounded by
@@ -34,16 +43,45 @@ export async function beat(
 }
 
 /**
- * A Worker's `scheduled` handler: the heartbeat of the one `* * * * *` Cron Trigger, running the
- * jobs due each minute (a late claim's release kept alive by `ctx.waitUntil`).
+ * A Worker's `scheduled` handler: the heartbeat of its own Cron Trigger (`options.cron`, default
+ * `* * * * *`), running the jobs due each minute (a late claim's release kept alive by
+ * `ctx.waitUntil`). Any other trigger reaching it runs nothing and writes one warning line naming
+ * that cron. A cron that does not parse throws a TypeError naming `cron` here, at start-up.
  *
  * @example
  * ```ts
  * export default { fetch: app.fetch, scheduled: Jobs.heartbeat(jobs) } satisfies ExportedHandler<Env>
+ * // with a trigger of your own beside it (wrangler.toml: crons = ["* * * * *", "0 3 * * *"]):
+ * const slotwise = Jobs.heartbeat(jobs)
+ * export default {
+ *   fetch: app.fetch,
+ *   scheduled: (controller, env, ctx) =>
+ *     controller.cron === "0 3 * * *" ? nightlyExport(env) : slotwise(controller, env, ctx),
+ * } satisfies ExportedHandler<Env>
  * ```
  */
-export const heartbeat =
-  (jobs: readonly Job[], options: Pick<RunDeps, "d1DeadlineMs"> = {}) =>
-  async (controller: ScheduledController, env: SlotwiseEnv, ctx: ExecutionContext): Promise<void> => {
-    await beat(jobs, controller.scheduledTime, env, { ...options, waitUntil: ctx.waitUntil.bind(ctx) })
+export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) => {
+  const { cron = HEARTBEAT_CRON, ...deps } = options
+  checkCron(cron)
+  return async (controller: ScheduledController, env: SlotwiseEnv, ctx: ExecutionContext): Promise<void> => {
+    // Exact text, as Cloudflare passes it: another trigger of the Worker must not run the jobs too.
+    if (controller.cron !== cron) {
+      logLine("warn", "heartbeat: not its cron", {
+        cron: controller.cron,
+        heartbeatCron: cron,
+        scheduledTime: controller.scheduledTime,
+      })
+      return
+    }
+    await beat(jobs, controller.scheduledTime, env, { ...deps, waitUntil: ctx.waitUntil.bind(ctx) })
   }
+}
+
+function checkCron(cron: string): void {
+  try {
+    parseCron(cron)
+  } catch (error) {
+    if (!(error instanceof CronSyntaxError)) throw error
+    throw new TypeError(`Jobs.heartbeat: cron ${error.message}`)
+  }
+}

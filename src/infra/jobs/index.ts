@@ -1,35 +1,12 @@
-import { make } from "./definition.ts"
-import { beat, heartbeat } from "./heartbeat.ts"
-import { registry } from "./registry.ts"
-import { run } from "./run.ts"
-import { dueAt, slotOf } from "./slot.ts"
-
-/**
- * Recurring jobs declared in code: a job is a value (`Jobs.make`), the Worker's list is checked
- * once (`Jobs.registry`), and the heartbeat runs each slot's due jobs through `Jobs.run`, the one
- * boundary (lease if exclusive, timeout, one log line).
- *
- * @example
- * ```ts
- * export const closeExpiredTrials = Jobs.make({
- *   name: "billing.close-expired-trials",
- *   cron: "0 3 * * *",
- *   exclusive: true,
- *   timeout: "5 minutes",
- *   run: (slot, ctx) => closeDueAt(ctx.env, slot),
- * })
- * export const jobs = Jobs.registry([closeExpiredTrials])
- * export default { fetch: app.fetch, scheduled: Jobs.heartbeat(jobs) }
- * ```
- */
-export const Jobs = { make, run, registry, beat, heartbeat, dueAt, slotOf }
+// The heartbeat's parts, for the engine's own callers (the container, admin) and tests; not in `Jobs`.
 
 export { type ClaimRequest, claimStatement } from "./claim.ts"
 export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"
-export { HEARTBEAT_CRON } from "./heartbeat.ts"
+export { beat, HEARTBEAT_CRON } from "./heartbeat.ts"
 export { claimSlot, forceRelease, type LeaseStatus, leaseStatus, listLeases, releaseSlot } from "./lease.ts"
-export { AHEAD_AFTER_MS, type Heartbeat, type HeartbeatStatus, heartbeat, MISSED_AFTER_MS } from "./liveness.ts"
+export { AHEAD_AFTER_MS, type Heartbeat, type HeartbeatStatus, liveness, MISSED_AFTER_MS } from "./liveness.ts"
+export * as Jobs from "./public.ts"
 export {
   lastRunOf,
   RUN_ERROR_MAX,
@@ -44,4 +21,5 @@ export {
 } from "./record.ts"
 export { DuplicateJobError } from "./registry.ts"
 export type { RunDeps, RunResult, RunStatus } from "./run.ts"
+export { dueAt, slotOf } from "./slot.ts"
 export { TIMELINE_LENGTH, timeline } from "./timeline.ts"

@@ -29,20 +29,21 @@ export interface Heartbeat {
 /**
  * Whether the heartbeat fires, from what the leases already record: late when an exclusive job's
  * slot after the last fire went unclaimed for more than MISSED_AFTER_MS, ahead (whatever else) when
- * a slot was claimed in the future. A row whose last_slot is in the future counts its lower_slot,
- * the newest slot claimed below it, as its last fire. With the every-minute watchdog on a Worker,
+ * a slot was claimed in the future. A row whose last_slot is in the future counts as its last fire
+ * its lower_slot (the newest slot claimed below it) or, once come, its jump_start (the first slot
+ * the clock ahead ran early), whichever is newer. With the every-minute watchdog on a Worker,
  * late is a last fire more than 2 minutes old.
  */
-export function heartbeat(
+export function liveness(
   jobs: ReadonlyArray<{ exclusive: boolean; schedule: Pick<CronSchedule, "nextAfter"> }>,
-  leases: ReadonlyArray<Pick<JobLease, "lastSlot"> & Partial<Pick<JobLease, "lowerSlot">>>,
+  leases: ReadonlyArray<Pick<JobLease, "lastSlot"> & Partial<Pick<JobLease, "lowerSlot" | "jumpStart">>>,
   now: number,
 ): Heartbeat {
   const ahead = (slot: number) => slot > now + AHEAD_AFTER_MS
   const aheadSlots = leases.map((lease) => lease.lastSlot).filter(ahead)
   const aheadSlot = aheadSlots.length === 0 ? null : Math.max(...aheadSlots)
   const fired = leases
-    .map((lease) => (ahead(lease.lastSlot) ? (lease.lowerSlot ?? null) : lease.lastSlot))
+    .flatMap((lease) => (ahead(lease.lastSlot) ? [lease.lowerSlot ?? null, lease.jumpStart ?? null] : [lease.lastSlot]))
     .filter((slot): slot is number => slot !== null && !ahead(slot))
   const lastFiredAt = fired.length === 0 ? null : Math.max(...fired)
   const exclusive = jobs.filter((job) => job.exclusive)

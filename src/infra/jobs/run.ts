@@ -41,12 +41,13 @@ export const D1_DEADLINE_MS = 5_000
 /**
  * The one boundary around a job: claim the slot if exclusive, run under the timeout,
  * release, and write one log line, all inside a `job.run` span (job, slot, run id and outcome
- * as attributes, an error recorded). It never throws and never retries: a failed slot is healed
+ * as attributes, an error recorded; the status unset when another run holds the slot). It never throws and never retries: a failed slot is healed
  * by the next one (seed Decision 4).
  *
  * @example
  * ```ts
- * const { status } = await Jobs.run(closeExpiredTrials, Jobs.slotOf(Date.now()), { env })
+ * // Any time within a minute names that minute's slot.
+ * const { status } = await Jobs.run(closeExpiredTrials, new Date(), { env })
  * ```
  */
 export function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult> {
@@ -60,9 +61,12 @@ export function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult>
     const result = await attempt(job, slotTime, { ...deps, runId }, span)
     span.setAttribute("job.outcome", result.status)
     if (result.reason !== undefined) span.setAttribute("job.reason", result.reason)
-    // A slot another run holds is the claim working, not a failure.
-    const fine = result.status === "ran" || result.reason === "slot taken"
-    span.setStatus(fine ? { code: "ok" } : { code: "error", message: result.reason ?? result.status })
+    // A slot another run holds is the claim working, not an outcome: the status stays unset, as the
+    // OpenTelemetry spec asks of a library for an operation that neither succeeded nor failed.
+    if (result.reason === "slot taken") return result
+    span.setStatus(
+      result.status === "ran" ? { code: "ok" } : { code: "error", message: result.reason ?? result.status },
+    )
     return result
   })
 }

@@ -1,5 +1,7 @@
+import { TIMED_OUT, within } from "../deadline.ts"
 import type { Job } from "../jobs/index.ts"
 import { describeError, logLine } from "../log.ts"
+import { activeTracer } from "../tracing/index.ts"
 import { openDatabase } from "./database.ts"
 import { applyMigrations } from "./migrations.ts"
 import { startMinuteTimer } from "./minute-timer.ts"
@@ -28,13 +30,16 @@ export interface Container {
   /** Where it serves, e.g. http://127.0.0.1:8787. */
   url: string
   runtime: Runtime
-  /** Stops the minute timer and the server, then waits (at most SHUTDOWN_DEADLINE_MS) for what is in flight. */
+  /**
+   * Stops the minute timer and the server, waits (at most SHUTDOWN_DEADLINE_MS) for what is in flight,
+   * then has the tracer export its spans (at most SPAN_FLUSH_DEADLINE_MS): an OpenTelemetry SDK's forceFlush.
+   */
   stop(): Promise<void>
 }
 
 /**
  * The container profile: opens the database (SLOTWISE_DATABASE_URL), applies the migrations,
- * serves the app, and fires the jobs through Jobs.beat once at start-up and at every UTC minute
+ * serves the app, and fires the jobs through the heartbeat's beat once at start-up and at every UTC minute
  * boundary, in process (no external cron). Several replicas may share one database: the claim
  * runs each exclusive job's slot once across them. Settings not given are read from
  * `process.env` (containerSettings).
@@ -68,6 +73,8 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       await server.close(SHUTDOWN_DEADLINE_MS)
       // One deadline bounds the whole stop; beats and their late releases ran on while the server closed.
       const abandoned = await runtime.drain(Math.max(0, deadline - Date.now()))
+      // Spans a batching SDK still holds would die with the process: export them first.
+      await flushSpans()
       client.close()
       logLine(abandoned > 0 ? "warn" : "info", "container.stopped", { abandoned })
     })()
@@ -87,6 +94,23 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     }
   }
   return { url: server.url, runtime, stop }
+}
+
+/** How long a stop waits, after the drain, for the tracer to export the spans it holds. */
+export const SPAN_FLUSH_DEADLINE_MS = 5_000
+
+async function flushSpans(): Promise<void> {
+  const tracer = activeTracer()
+  if (tracer.flush === undefined) return
+  try {
+    const flushed = await within(
+      Promise.resolve().then(() => tracer.flush?.()),
+      SPAN_FLUSH_DEADLINE_MS,
+    )
+    if (flushed === TIMED_OUT) logLine("warn", "container.spans not flushed", { deadlineMs: SPAN_FLUSH_DEADLINE_MS })
+  } catch (error) {
+    logLine("warn", "container.spans not flushed", { error: describeError(error) })
+  }
 }
 
 const definedOnly = (options: Partial<ContainerSettings>): Partial<ContainerSettings> =>

@@ -1,7 +1,8 @@
 import type { Client } from "@libsql/client"
 import { TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { type Job, Jobs, type RunResult } from "../jobs/index.ts"
+import { beat, type Job, type RunResult } from "../jobs/index.ts"
+import { activeTracer } from "../tracing/index.ts"
 import { d1OverLibsql } from "./d1.ts"
 
 export interface RuntimeOptions {
@@ -21,11 +22,11 @@ export interface Runtime {
   readonly env: SlotwiseEnv
   /** What the app sees as `c.executionCtx`: its waitUntil work is tracked, so a stop waits for it. */
   readonly executionContext: ExecutionContext
-  /** Runs, through Jobs.beat, every job due in the minute of `scheduledTime`, as the Worker's heartbeat does. */
+  /** Runs, through the heartbeat's beat, every job due in the minute of `scheduledTime`, as the Worker's heartbeat does. */
   beat(scheduledTime: number): Promise<Array<{ job: string } & RunResult>>
   /**
    * Waits at most `ms` for the beats and waitUntil work in flight, including work handed over while
-   * it waits; answers how many were still running.
+   * it waits; answers how many were still running, and ends their spans with an error (abandoned).
    */
   drain(ms: number): Promise<number>
 }
@@ -56,7 +57,7 @@ export function createRuntime({ jobs, client, vars = {}, now }: RuntimeOptions):
   return {
     env,
     executionContext,
-    beat: (scheduledTime) => track(Jobs.beat(jobs, scheduledTime, env, { waitUntil, ...(now ? { now } : {}) })),
+    beat: (scheduledTime) => track(beat(jobs, scheduledTime, env, { waitUntil, ...(now ? { now } : {}) })),
     async drain(ms) {
       let timer: ReturnType<typeof setTimeout> | undefined
       const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -65,7 +66,13 @@ export function createRuntime({ jobs, client, vars = {}, now }: RuntimeOptions):
       try {
         // Work handed to waitUntil while the drain runs (a late claim's release) is waited for too.
         while (inFlight.size > 0) {
-          if ((await Promise.race([Promise.allSettled([...inFlight]), deadline])) === TIMED_OUT) return inFlight.size
+          if ((await Promise.race([Promise.allSettled([...inFlight]), deadline])) === TIMED_OUT) {
+            activeTracer().abandonOpenSpans?.({
+              name: "ShutdownError",
+              message: `abandoned at shutdown: still running after the ${ms} ms drain`,
+            })
+            return inFlight.size
+          }
         }
         return 0
       } finally {

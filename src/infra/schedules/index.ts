@@ -1,27 +1,3 @@
-import { stream } from "./client/client.ts"
-import { consumer, retry, terminal } from "./client/consumer.ts"
-import { alarmWatchdog } from "./directory/watchdog.ts"
-
-/**
- * Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the outcomes a
- * consumer answers, and the watchdog job that heals a lost alarm. The Durable Object class itself
- * (`Schedules.durableObject`) is Worker-only: the `slotwise` entry adds it, so this module loads
- * on any runtime.
- *
- * @example
- * ```ts
- * export const reminder = Schedules.consumer({
- *   name: "billing.trial-reminder",
- *   deliver: async (delivery, { env }) => { await remind(env, delivery.payload) },
- * })
- *
- * await Schedules.stream(env.SCHEDULES, "tenant-42").upsert({
- *   id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *", timezone: "Europe/Berlin",
- * })
- * ```
- */
-export const Schedules = { stream, consumer, retry, terminal, watchdog: alarmWatchdog }
-
 export type { StreamNamespace } from "../env.ts"
 export {
   ScheduleNotFoundError,
@@ -62,6 +38,7 @@ export { EVENT_LOG_LIMIT, LATE_THRESHOLD_MS } from "./client/events.ts"
 export type { Reply, ReplyError } from "./client/reply.ts"
 export type { ScheduleView, StreamSummary } from "./client/view.ts"
 export type { WatchSummary } from "./directory/watch-summary.ts"
+export * as Schedules from "./public.ts"
 export type { StreamHooks } from "./stream/hooks.ts"
 // Types only: the class extends cloudflare:workers' DurableObject, which only the Worker entry loads.
 export type { ScheduleStream, StreamOptions } from "./stream/stream.ts"

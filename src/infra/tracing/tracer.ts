@@ -20,6 +20,13 @@ export type Exception = { name: string; message: string; stack?: string } | stri
  */
 export interface Tracer {
   enterSpan<T>(name: string, work: (span: SpanLike) => Promise<T>): Promise<T>
+  /**
+   * Ends every span still open with status error and `exception` recorded: a container's drain calls
+   * it when its deadline passes, as the process will not wait for that work to end its spans.
+   */
+  abandonOpenSpans?(exception: Exception): void
+  /** Exports the spans ended so far (an OpenTelemetry SDK's forceFlush): a container awaits it before it exits. */
+  flush?(): Promise<void>
 }
 
 /** Records nothing: the tracer until a runtime profile installs one. */

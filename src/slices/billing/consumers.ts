@@ -62,6 +62,7 @@ export const usageWebhook = Schedules.consumer<UsageWebhookPayload>({
     const total = await usageTotalOf(database(env.DB), account)
     let res: Response
     try {
+      // The plain fetch, not Retry.createRetryingFetch: the stream is this POST's durable retrier, and work under one retries in process on contention only (README, Retry policies).
       res = await fetch(url, {
         method: "POST",
         signal,

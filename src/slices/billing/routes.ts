@@ -1,7 +1,8 @@
 import { Hono } from "hono"
-import { problem, validate } from "slotwise/admin"
-import { isTimezone, NAME, NAME_RULE, Schedules } from "slotwise/portable"
+import { isTimezone, Schedules } from "slotwise/portable"
 import * as z from "zod/mini"
+import { problem } from "../../http/problem.ts"
+import { validate } from "../../http/validate.ts"
 import {
   type TrialReminderPayload,
   trialReminder,
@@ -15,8 +16,10 @@ import { recordUsage, startTrial, usageTotalOf } from "./queries.ts"
 import { currentWebhook, subscriptionId } from "./webhook-subscription.ts"
 import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "./webhook-url.ts"
 
-// An account names its own schedule stream, so it follows the stream-name rule.
-const account = z.string().check(z.regex(NAME, NAME_RULE))
+// An account names its own schedule stream, so it follows the stream-name rule (README, Limits).
+const account = z
+  .string()
+  .check(z.regex(/^(?!\.\.?$)[A-Za-z0-9._~-]{1,128}$/, 'must match [A-Za-z0-9._~-]{1,128} and not be "." or ".."'))
 
 export const billingRoutes = new Hono<{ Bindings: Env }>()
   .post(

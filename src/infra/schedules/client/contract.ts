@@ -108,6 +108,25 @@ export function validateDefinition(
   now: number,
   knownConsumer: (name: string) => boolean,
 ): ScheduleSpec {
+  return checkDefinition(input, now, knownConsumer).spec
+}
+
+/** A validated definition, and for a cron the day it was found to name within 10 years (its witness). */
+export interface CheckedDefinition {
+  spec: ScheduleSpec
+  firesOn: number | undefined
+}
+
+/**
+ * validateDefinition, answering also the cron's witness day; given a `firesOn` from an earlier check,
+ * it verifies that one day instead of searching, and searches when the day does not verify.
+ */
+export function checkDefinition(
+  input: unknown,
+  now: number,
+  knownConsumer: (name: string) => boolean,
+  firesOn?: unknown,
+): CheckedDefinition {
   if (typeof input !== "object" || input === null || Array.isArray(input)) fail("definition", "must be an object")
   const def = input as Record<string, unknown>
   // A misspelt option (maxAttempt, timeZone) would otherwise be dropped without a word.
@@ -117,7 +136,7 @@ export function validateDefinition(
   if (typeof def.consumer !== "string" || !knownConsumer(def.consumer)) {
     fail("consumer", `${describeValue(def.consumer)} is not among the consumers given to \`Schedules.durableObject\``)
   }
-  const timing = validateTiming(def, now)
+  const { timing, day } = validateTiming(def, now, firesOn)
   const payload = encodePayload(def.payload)
   let maxAttempts: number | null = null
   if (def.maxAttempts !== undefined && def.maxAttempts !== null) {
@@ -127,10 +146,10 @@ export function validateDefinition(
     }
     maxAttempts = n as number
   }
-  return { id, consumer: def.consumer as string, payload, maxAttempts, timing }
+  return { spec: { id, consumer: def.consumer as string, payload, maxAttempts, timing }, firesOn: day }
 }
 
-function validateTiming(def: Record<string, unknown>, now: number): Timing {
+function validateTiming(def: Record<string, unknown>, now: number, firesOn: unknown): { timing: Timing; day?: number } {
   const given = (["at", "after", "every", "cron"] as const).filter((key) => def[key] !== undefined)
   if (given.length !== 1) {
     fail(
@@ -146,20 +165,20 @@ function validateTiming(def: Record<string, unknown>, now: number): Timing {
       const atMs = toInstant(def.at)
       if (atMs === undefined) fail("at", "must be a Date, epoch milliseconds or an ISO 8601 string with an offset")
       if ((atMs as number) > now + MAX_HORIZON_MS) fail("at", "is more than 10 years ahead")
-      return { kind: "at", atMs: atMs as number }
+      return { timing: { kind: "at", atMs: atMs as number } }
     }
     case "after": {
       const afterMs = toMillis(def.after)
       if (afterMs === undefined) fail("after", 'must be milliseconds or a string such as "10 minutes"')
       if ((afterMs as number) > MAX_HORIZON_MS) fail("after", "is more than 10 years")
-      return { kind: "after", afterMs: afterMs as number }
+      return { timing: { kind: "after", afterMs: afterMs as number } }
     }
     case "every": {
       const everyMs = toMillis(def.every)
       if (everyMs === undefined) fail("every", 'must be milliseconds or a string such as "1 hour"')
       if ((everyMs as number) < MIN_EVERY_MS) fail("every", "must be at least 1 second")
       if ((everyMs as number) > MAX_HORIZON_MS) fail("every", "is more than 10 years")
-      return { kind: "every", everyMs: everyMs as number }
+      return { timing: { kind: "every", everyMs: everyMs as number } }
     }
     default: {
       const timezone = def.timezone === undefined ? "UTC" : def.timezone
@@ -169,15 +188,19 @@ function validateTiming(def: Record<string, unknown>, now: number): Timing {
           `${describeValue(timezone)} is not an IANA timezone name (a fixed offset such as "+01:00" is not one)`,
         )
       if (typeof def.cron !== "string") fail("cron", "must be a string of 5 fields")
+      let day: number | undefined
       try {
         const schedule = parseCron(def.cron as string, timezone as string)
-        if (!schedule.firesWithin(now, MAX_HORIZON_MS)) fail("cron", "names no time within the next 10 years")
+        day = schedule.isDayWithin(firesOn, now, MAX_HORIZON_MS)
+          ? (firesOn as number)
+          : schedule.dayWithin(now, MAX_HORIZON_MS)
       } catch (error) {
         if (error instanceof CronSyntaxError) fail("cron", error.message)
         throw error
       }
+      if (day === undefined) fail("cron", "names no time within the next 10 years")
       const cron = (def.cron as string).trim().split(/\s+/).join(" ")
-      return { kind: "cron", cron, timezone: canonicalTimezone(timezone as string) }
+      return { timing: { kind: "cron", cron, timezone: canonicalTimezone(timezone as string) }, day }
     }
   }
 }

@@ -3,12 +3,13 @@ import { type SlotwiseEnv, workerEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
 import { type Consumer, type ConsumerRegistry, registry } from "../client/consumer.ts"
 import {
+  checkDefinition,
   type EventsOptions,
   type ListOptions,
   NAME,
   NAME_RULE,
   ScheduleDefinitionError,
-  validateDefinition,
+  type ScheduleSpec,
   validateEventsOptions,
   validateListOptions,
   validateRetention,
@@ -45,6 +46,8 @@ export interface ClockOverride {
 export interface UpsertOptions extends ClockOverride {
   /** Milliseconds finished schedules are kept (0: none); unset leaves the stream's window as it is. */
   retentionMs?: number
+  /** A day the definition's cron names, as the caller's checkDefinition found it: verified, not searched again. */
+  firesOn?: number
 }
 
 /** What a Worker builds its ScheduleStream class with. */
@@ -114,10 +117,12 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     const now = this.injected(options.now) ?? Date.now()
     const problem = this.check(stream)
     if (problem) return problem
-    let spec: ReturnType<typeof validateDefinition>
+    let spec: ScheduleSpec
     let retentionMs: number | undefined
     try {
-      spec = validateDefinition(definition, now, (name) => this.consumers.get(name) !== undefined)
+      // `firesOn` is a witness, not a trusted flag: a day the cron names is checked without a search,
+      // and a wrong or missing one costs the search, so no caller stores a cron that never fires.
+      spec = checkDefinition(definition, now, (name) => this.consumers.get(name) !== undefined, options.firesOn).spec
       if (options.retentionMs !== undefined) retentionMs = validateRetention(options.retentionMs)
     } catch (error) {
       return invalid(error)

@@ -1,0 +1,23 @@
+/**
+ * The `Jobs` namespace, what a Worker calls (the package exports it as `Jobs`). Recurring jobs declared in code: a job is a value (`Jobs.make`), the Worker's list is checked
+ * once (`Jobs.registry`), and the heartbeat runs each slot's due jobs through `Jobs.run`, the one
+ * boundary (lease if exclusive, timeout, one log line).
+ *
+ * @example
+ * ```ts
+ * export const closeExpiredTrials = Jobs.make({
+ *   name: "billing.close-expired-trials",
+ *   cron: "0 3 * * *",
+ *   exclusive: true,
+ *   timeout: "5 minutes",
+ *   run: (slot, ctx) => closeDueAt(ctx.env, slot),
+ * })
+ * export const jobs = Jobs.registry([closeExpiredTrials])
+ * export default { fetch: app.fetch, scheduled: Jobs.heartbeat(jobs) }
+ * ```
+ */
+
+export { make } from "./definition.ts"
+export { heartbeat } from "./heartbeat.ts"
+export { registry } from "./registry.ts"
+export { run } from "./run.ts"

@@ -1,0 +1,21 @@
+/**
+ * The `Schedules` namespace on a Worker: every runtime's, and the Durable Object class. Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the Durable Object
+ * class built from the consumers, the outcomes a consumer answers, and the watchdog job that
+ * heals a lost alarm.
+ *
+ * @example
+ * ```ts
+ * export const reminder = Schedules.consumer({
+ *   name: "billing.trial-reminder",
+ *   deliver: async (delivery, { env }) => { await remind(env, delivery.payload) },
+ * })
+ * export class ScheduleStream extends Schedules.durableObject({ consumers: [reminder] }) {}
+ *
+ * await Schedules.stream(env.SCHEDULES, "tenant-42").upsert({
+ *   id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *", timezone: "Europe/Berlin",
+ * })
+ * ```
+ */
+
+export * from "./public.ts"
+export { durableObject } from "./stream/stream.ts"

@@ -1,0 +1,22 @@
+/**
+ * The `Schedules` namespace of every runtime (the package exports it as `Schedules`). Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the outcomes a
+ * consumer answers, and the watchdog job that heals a lost alarm. The Durable Object class itself
+ * (`Schedules.durableObject`) is Worker-only: the `slotwise` entry adds it, so this module loads
+ * on any runtime.
+ *
+ * @example
+ * ```ts
+ * export const reminder = Schedules.consumer({
+ *   name: "billing.trial-reminder",
+ *   deliver: async (delivery, { env }) => { await remind(env, delivery.payload) },
+ * })
+ *
+ * await Schedules.stream(env.SCHEDULES, "tenant-42").upsert({
+ *   id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *", timezone: "Europe/Berlin",
+ * })
+ * ```
+ */
+
+export { stream } from "./client/client.ts"
+export { consumer, retry, terminal } from "./client/consumer.ts"
+export { alarmWatchdog as watchdog } from "./directory/watchdog.ts"
