@@ -5,7 +5,7 @@ import { admin } from "../../src/infra/admin/index.ts"
 import { eventsQuery, releaseQuery, schedulesQuery, streamsQuery } from "../../src/infra/admin/inputs.ts"
 import { DOCUMENT } from "../../src/infra/admin/openapi.generated.ts"
 import { openapiDocument } from "../../src/infra/admin/openapi-document.ts"
-import { ADMIN_ROUTES, adminPath } from "../../src/infra/admin/routes.ts"
+import { ADMIN_ROUTES, type AdminRoute, adminPath } from "../../src/infra/admin/routes.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
 import { consumers } from "../support/consumers.ts"
 import { workerJobs } from "../support/worker.ts"
@@ -47,7 +47,7 @@ describe("the document's answers", () => {
 
   it("declares each status with its schema: 200 as JSON, every refusal as problem+json of the Problem schema", async () => {
     const doc = await json(await adminFetch("/admin/openapi.json"))
-    for (const route of Object.values(ADMIN_ROUTES)) {
+    for (const route of Object.values(ADMIN_ROUTES) as AdminRoute[]) {
       const path = route.path.replace(/:(\w+)/g, "{$1}")
       const { responses } = doc.paths[path][route.method.toLowerCase()]
       const statuses = Object.keys(responses).map(Number)

@@ -134,7 +134,8 @@ export function openapiDocument() {
     paths,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-      schemas: { ...schemas, ScheduleBody: accepted(scheduleBody) },
+      // Any JSON, unconstrained: a recursive union types as TS2502 ("references itself") in generated clients.
+      schemas: { ...schemas, Json: { description: "any JSON value" }, ScheduleBody: accepted(scheduleBody) },
     },
   }
 }

@@ -1282,35 +1282,7 @@ export const DOCUMENT = {
   },
   "schemas": {
    "Json": {
-    "anyOf": [
-     {
-      "type": "string"
-     },
-     {
-      "type": "number"
-     },
-     {
-      "type": "boolean"
-     },
-     {
-      "type": "null"
-     },
-     {
-      "type": "array",
-      "items": {
-       "$ref": "#/components/schemas/Json"
-      }
-     },
-     {
-      "type": "object",
-      "propertyNames": {
-       "type": "string"
-      },
-      "additionalProperties": {
-       "$ref": "#/components/schemas/Json"
-      }
-     }
-    ]
+    "description": "any JSON value"
    },
    "Problem": {
     "type": "object",
