@@ -4,6 +4,7 @@
  * same ones /openapi.json documents; each view the engine also types is asserted equal to its type.
  */
 import type * as z from "zod/mini"
+import type { Problem as ProblemDetails } from "../http/problem.ts"
 import type { LeaseStatus } from "../jobs/lease-status.ts"
 import type { Heartbeat } from "../jobs/liveness.ts"
 import type { RunOutcome, RunRecord, SlotEntry } from "../jobs/record.ts"
@@ -45,5 +46,6 @@ export type SchemasMatchTheEngine = AssertAll<
     Same<z.infer<typeof schemas.watchSummary>, WatchSummary>,
     Same<z.infer<typeof schemas.leaseStatusSchema>, LeaseStatus>,
     Same<z.infer<typeof schemas.runOutcome>, RunOutcome>,
+    Problem extends ProblemDetails ? true : false,
   ]
 >
