@@ -3,7 +3,9 @@ import { Hono } from "hono"
 import { describe, expect, it } from "vitest"
 import { admin } from "../../src/infra/admin/index.ts"
 import { eventsQuery, releaseQuery, schedulesQuery, streamsQuery } from "../../src/infra/admin/inputs.ts"
-import { ADMIN_ROUTES, adminPath } from "../../src/infra/admin/routes.ts"
+import { DOCUMENT } from "../../src/infra/admin/openapi.generated.ts"
+import { openapiDocument } from "../../src/infra/admin/openapi-document.ts"
+import { ADMIN_ROUTES, type AdminRoute, adminPath } from "../../src/infra/admin/routes.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
 import { consumers } from "../support/consumers.ts"
 import { workerJobs } from "../support/worker.ts"
@@ -37,6 +39,34 @@ describe("GET /admin/openapi.json", () => {
       const schema = validated[name as keyof typeof validated]
       expect(named("query").sort(), `${name}'s query`).toEqual(schema ? Object.keys(schema.def.shape).sort() : [])
     }
+  })
+})
+
+describe("the document's answers", () => {
+  const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
+
+  it("declares each status with its schema: 200 as JSON, every refusal as problem+json of the Problem schema", async () => {
+    const doc = await json(await adminFetch("/admin/openapi.json"))
+    for (const route of Object.values(ADMIN_ROUTES) as AdminRoute[]) {
+      const path = route.path.replace(/:(\w+)/g, "{$1}")
+      const { responses } = doc.paths[path][route.method.toLowerCase()]
+      const statuses = Object.keys(responses).map(Number)
+      expect(statuses.sort(), path).toEqual([200, 401, 503, ...(route.statuses ?? [])].sort())
+      const answer = responses[200].content["application/json"].schema.$ref as string
+      expect(doc.components.schemas[answer.replace("#/components/schemas/", "")], `${path}'s answer`).toBeDefined()
+      for (const status of statuses.filter((status) => status !== 200)) {
+        expect(responses[status].content, `${route.method} ${path} ${status}`).toEqual({
+          "application/problem+json": { schema: ref("Problem") },
+        })
+      }
+      // A Worker has streams: no 501 in its document.
+      expect(responses[501]).toBeUndefined()
+    }
+    expect(doc.components.schemas.Problem.required).toEqual(["type", "title", "status", "detail"])
+  })
+
+  it("is served as generated from the schemas the handlers use (npm run build:openapi)", () => {
+    expect(DOCUMENT).toEqual(openapiDocument())
   })
 })
 

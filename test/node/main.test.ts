@@ -125,6 +125,21 @@ describe("src/main.ts, two processes on one database file", () => {
     expect((await call("GET", "/billing/usage/acme")).status).toBe(404)
   })
 
+  it("declares in its OpenAPI document the 501 of every stream route, as a Problem", async () => {
+    const res = await fetch(`${replicas[0]!.url}/admin/openapi.json`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    const doc = (await res.json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>
+    }
+    const problem = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } }
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, { responses }] of Object.entries(operations)) {
+        if (path.startsWith("/streams")) expect(responses[501]?.content, `${method} ${path}`).toEqual(problem)
+        else expect(responses[501], `${method} ${path}`).toBeUndefined()
+      }
+    }
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith("/streams")).length).toBeGreaterThan(0)
+  })
+
   it("stops on SIGTERM: timer and server first, then what is in flight, within its bound", async () => {
     for (const replica of replicas) replica.process.kill("SIGTERM")
     const codes = await Promise.all(

@@ -1,6 +1,6 @@
 import * as z from "zod/mini"
 import { JOB_NAME } from "../jobs/definition.ts"
-import { LIST_MAX, NAME, NAME_RULE, STATES } from "../schedules/index.ts"
+import { LIST_MAX, MAX_PAYLOAD_BYTES, NAME, NAME_RULE, STATES } from "../schedules/index.ts"
 
 const name = z.string().check(z.regex(NAME, NAME_RULE))
 const limit = z.optional(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(LIST_MAX))))
@@ -23,21 +23,21 @@ export const eventsQuery = z.object({
 })
 
 const text = (max: number) => z.string().check(z.maxLength(max))
-const duration = z.union([z.number(), text(64)])
+const duration = z.union([z.number(), text(64)]).check(z.describe('ms or "10 minutes"'))
 
 /** A schedule definition without its id (the path names it); the stream checks the rest as the client's upsert does. */
 export const scheduleBody = z.strictObject({
-  id: z.optional(z.string()),
+  id: z.optional(z.string().check(z.describe("the path's id, if given"))),
   consumer: text(128),
   // Any JSON: validateDefinition checks it without recursion (a recursive JSON schema overflows on deep nesting).
-  payload: z.optional(z.unknown()),
+  payload: z.optional(z.unknown().check(z.describe(`any JSON, at most ${MAX_PAYLOAD_BYTES} bytes and 64 levels deep`))),
   // validateDefinition's rule, the client's: one rule for both (null is unset).
-  maxAttempts: z.optional(z.unknown()),
-  at: z.optional(z.union([z.number(), text(64)])),
+  maxAttempts: z.optional(z.unknown().check(z.describe("an integer 1..1000, or null (retry until terminal)"))),
+  at: z.optional(z.union([z.number(), text(64)]).check(z.describe("epoch ms or ISO 8601 with offset"))),
   after: z.optional(duration),
   every: z.optional(duration),
-  cron: z.optional(text(256)),
-  timezone: z.optional(text(64)),
+  cron: z.optional(text(256).check(z.describe("5 fields"))),
+  timezone: z.optional(text(64).check(z.describe("IANA name, for cron (default UTC)"))),
 })
 
 /** The largest PUT body: a 64 KiB payload and its definition's other fields. */

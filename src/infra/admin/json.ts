@@ -1,88 +1,51 @@
 /**
  * The JSON the admin API answers, route by route: what the handlers build (checked by the compiler)
- * and what the dashboard's browser code reads. Types only, from modules that touch no Worker API.
+ * and what the dashboard's browser code reads. Types only, inferred from answers.ts's schemas, the
+ * same ones /openapi.json documents; each view the engine also types is asserted equal to its type.
  */
+import type * as z from "zod/mini"
+import type { Problem as ProblemDetails } from "../http/problem.ts"
 import type { LeaseStatus } from "../jobs/lease-status.ts"
 import type { Heartbeat } from "../jobs/liveness.ts"
 import type { RunOutcome, RunRecord, SlotEntry } from "../jobs/record.ts"
+import type { Json } from "../schedules/client/contract.ts"
 import type { ScheduleEvent } from "../schedules/client/events.ts"
 import type { ScheduleView, StreamSummary } from "../schedules/client/view.ts"
 import type { WatchSummary } from "../schedules/directory/watch-summary.ts"
+import type * as schemas from "./answers.ts"
 import type { RouteName } from "./routes.ts"
 
 export type { Heartbeat, LeaseStatus, RunRecord, ScheduleEvent, ScheduleView, SlotEntry, StreamSummary, WatchSummary }
 
-export interface LeaseView {
-  lastSlot: number | null
-  leaseUntil: number | null
-  holder: string | null
-  status: LeaseStatus
-}
-
-/** A declared job: its cron, its lease, its last recorded run and its newest slots (runs and gaps). */
-export interface JobView {
-  name: string
-  cron: string
-  exclusive: boolean
-  timeoutMs: number
-  leaseMs: number
-  nextSlot: number | null
-  lease: LeaseView
-  lastRun: RunRecord | null
-  /** Newest first; empty for a job that has never claimed a slot (and for a non-exclusive job, which records nothing). */
-  slots: SlotEntry[]
-}
-
-export interface HealthView {
-  now: number
-  /** False when the heartbeat is late or ahead (a slot claimed in the future), or the watchdog's last run found an overdue stream. */
-  ok: boolean
-  heartbeat: Heartbeat & { ageMs: number | null }
-  watchdog: {
-    job: string
-    /** Whether the Worker hands the watchdog to its heartbeat (and so to admin). */
-    declared: boolean
-    lastRun: RunRecord | null
-    /** What its last run found, or null when it has reported nothing (never ran, or failed). */
-    summary: WatchSummary | null
-  }
-  retrying: {
-    /** Schedules waiting for a retry, in the streams asked. */
-    schedules: number
-    /** Streams asked: those whose recorded alarm is within a retry's longest wait (a retrying stream's always is). */
-    streamsAsked: number
-    /** Streams asked that gave no answer in time. */
-    unanswered: number
-    /** True when every candidate stream was asked and answered, so `schedules` is the whole count. */
-    complete: boolean
-  }
-}
-
-export interface StreamEntry {
-  name: string
-  listedAt: number
-}
+export type LeaseView = z.infer<typeof schemas.leaseView>
+/** A declared job: its cron, its lease, its last recorded run and its newest slots (runs and gaps; none for a non-exclusive job). */
+export type JobView = z.infer<typeof schemas.jobView>
+/** `ok` is false when the heartbeat is late or ahead, or the watchdog's last run found an overdue stream. */
+export type HealthView = z.infer<typeof schemas.healthView>
+export type StreamEntry = Answers["streams"]["streams"][number]
+export type Problem = z.infer<typeof schemas.problemSchema>
 
 /** What each route answers with 200. */
-export interface Answers {
-  jobs: { now: number; jobs: JobView[] }
-  runJob: { job: string; slot: number; status: RunOutcome; runId: string; ms: number }
-  leases: { now: number; leases: Array<LeaseView & { name: string; declared: boolean }> }
-  releaseLease: { released: boolean; lease: LeaseView }
-  health: HealthView
-  streams: { streams: StreamEntry[]; cursor: string | null }
-  summary: StreamSummary
-  schedules: { schedules: ScheduleView[]; cursor: string | null }
-  schedule: { schedule: ScheduleView; events: ScheduleEvent[] }
-  putSchedule: { schedule: ScheduleView }
-  cancel: { schedule: ScheduleView }
-  resume: { schedule: ScheduleView }
-  trigger: { schedule: ScheduleView }
-  remove: { removed: true; schedule: ScheduleView }
-  events: { events: ScheduleEvent[] }
-}
+export type Answers = { [R in keyof typeof schemas.ANSWERS]: z.infer<(typeof schemas.ANSWERS)[R]> }
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 type Assert<T extends true> = T
+type AssertAll<T extends readonly true[]> = T
 /** A compile error unless every route has its answer's type and no answer names a route that does not exist. */
 export type EveryRouteAnswered = Assert<Same<keyof Answers, RouteName>>
+/** A compile error when a schema and the engine's type of the same view drift apart. */
+export type SchemasMatchTheEngine = AssertAll<
+  [
+    Same<z.infer<typeof schemas.json>, Json>,
+    Same<z.infer<typeof schemas.scheduleView>, ScheduleView>,
+    Same<z.infer<typeof schemas.scheduleEvent>, ScheduleEvent>,
+    Same<z.infer<typeof schemas.streamSummary>, StreamSummary>,
+    Same<z.infer<typeof schemas.runRecord>, RunRecord>,
+    Same<z.infer<typeof schemas.slotEntry>, SlotEntry>,
+    Same<z.infer<typeof schemas.heartbeatSchema>, Heartbeat>,
+    Same<z.infer<typeof schemas.watchSummary>, WatchSummary>,
+    Same<z.infer<typeof schemas.leaseStatusSchema>, LeaseStatus>,
+    Same<z.infer<typeof schemas.runOutcome>, RunOutcome>,
+    Problem extends ProblemDetails ? true : false,
+  ]
+>

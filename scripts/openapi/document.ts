@@ -1,0 +1,48 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { build } from "esbuild"
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url))
+/** The generated module the Worker serves, committed so that the Worker, the tests and the package all hold it. */
+export const GENERATED = path.join(ROOT, "src/infra/admin/openapi.generated.ts")
+
+const HEADER =
+  "// Generated from src/infra/admin/openapi-document.ts by scripts/openapi/document.ts (npm run build:openapi): do not edit."
+
+const SOURCE = path.join(ROOT, "src/infra/admin/openapi-document.ts")
+
+/** The document openapi-document.ts builds, bundled by esbuild first (its imports use TypeScript that Node cannot strip). */
+export async function buildDocument(): Promise<Record<string, unknown>> {
+  const dir = await mkdtemp(path.join(tmpdir(), "slotwise-openapi-"))
+  try {
+    const outfile = path.join(dir, "document.mjs")
+    await build({ entryPoints: [SOURCE], bundle: true, format: "esm", platform: "node", outfile, logLevel: "silent" })
+    const { openapiDocument } = (await import(pathToFileURL(outfile).href)) as {
+      openapiDocument: () => Record<string, unknown>
+    }
+    return openapiDocument()
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** The document as the text of the generated module. */
+export async function documentModule(): Promise<string> {
+  const doc = JSON.stringify(await buildDocument(), null, 1)
+  return `${HEADER}\n/** The admin's OpenAPI document without its server, as a Worker answers (JSON Schemas from answers.ts and inputs.ts). */\nexport const DOCUMENT = ${doc}\n`
+}
+
+/** Writes the generated module; answers whether it changed. */
+export async function writeDocument(): Promise<boolean> {
+  const text = await documentModule()
+  if ((await readFile(GENERATED, "utf8").catch(() => "")) === text) return false
+  await writeFile(GENERATED, text)
+  return true
+}
+
+/** True when the committed module is what the schemas build to now. */
+export async function documentIsCurrent(): Promise<boolean> {
+  return (await readFile(GENERATED, "utf8").catch(() => "")) === (await documentModule())
+}

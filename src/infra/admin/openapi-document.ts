@@ -1,0 +1,141 @@
+/**
+ * The OpenAPI document of the admin routes, built from the one route table, the validators the
+ * handlers run and the answers' schemas. Run at build time (scripts/openapi): its zod JSON Schema
+ * conversion would not fit the Worker's bundle budget, so the Worker serves the generated copy.
+ */
+import * as z from "zod/mini"
+import { ANSWERS, components } from "./answers.ts"
+import {
+  eventsQuery,
+  jobParam,
+  leaseParam,
+  releaseQuery,
+  scheduleBody,
+  scheduleParam,
+  schedulesQuery,
+  streamParam,
+  streamsQuery,
+} from "./inputs.ts"
+import { ADMIN_ROUTES, type AdminRoute, type RouteName } from "./routes.ts"
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  400: "Invalid input (the problem's field names it)",
+  401: "Missing or wrong bearer token",
+  404: "No such job, lease, stream or schedule",
+  409: "Conflict with the current state",
+  503: "Admin is off (no ADMIN_TOKEN) or the stream is unavailable",
+}
+
+const PATH_PARAMS: Record<string, string> = { name: "a job's name", stream: "a stream's name", id: "a schedule's id" }
+
+type Input = z.ZodMiniObject
+/** The validators each route's handler runs: the document's parameters and body are their JSON Schemas. */
+const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input } } = {
+  runJob: { param: jobParam },
+  releaseLease: { param: leaseParam, query: releaseQuery },
+  streams: { query: streamsQuery },
+  summary: { param: streamParam },
+  schedules: { param: streamParam, query: schedulesQuery },
+  schedule: { param: scheduleParam },
+  putSchedule: { param: scheduleParam, json: scheduleBody },
+  cancel: { param: scheduleParam },
+  resume: { param: scheduleParam },
+  trigger: { param: scheduleParam },
+  remove: { param: scheduleParam },
+  events: { param: streamParam, query: eventsQuery },
+}
+
+type JsonSchema = Record<string, unknown>
+
+/** A schema as a part of the document: its own `$schema` and `$id` belong to a standalone file. */
+function embedded({ $schema: _, $id: __, ...schema }: JsonSchema): JsonSchema {
+  return schema
+}
+
+/** What a request's validator accepts, as JSON Schema (its input side: a query's limit arrives as text). */
+const accepted = (schema: Input) => embedded(z.toJSONSchema(schema, { io: "input" }) as JsonSchema)
+
+function parameters(route: AdminRoute, inputs: (typeof INPUTS)[RouteName]) {
+  const where = [
+    ["path", inputs?.param],
+    ["query", inputs?.query],
+  ] as const
+  return where.flatMap(([place, schema]) => {
+    if (!schema) return []
+    const { properties = {}, required = [] } = accepted(schema) as { properties?: JsonSchema; required?: string[] }
+    return Object.entries(properties).map(([name, property]) => ({
+      name,
+      in: place,
+      required: place === "path" || required.includes(name),
+      description: place === "path" ? PATH_PARAMS[name] : (route.query as Record<string, string> | undefined)?.[name],
+      schema: property,
+    }))
+  })
+}
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
+const idOf = (schema: z.core.$ZodType) => components.get(schema)?.id as string
+
+/** One route's OpenAPI operation: its summary, parameters, body and every answer it may give, with its schema. */
+function operation(name: RouteName) {
+  const route: AdminRoute = ADMIN_ROUTES[name]
+  const inputs = INPUTS[name]
+  const params = parameters(route, inputs)
+  const errors = [...new Set([401, 503, ...(route.statuses ?? [])])].sort((a, b) => a - b)
+  return {
+    operationId: name,
+    summary: route.summary,
+    tags: ["admin"],
+    security: [{ bearer: [] }],
+    ...(params.length ? { parameters: params } : {}),
+    ...(route.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: ref(route.body) } } } }
+      : {}),
+    responses: {
+      200: { description: STATUS_TEXT[200], content: { "application/json": { schema: ref(idOf(ANSWERS[name])) } } },
+      ...Object.fromEntries(
+        errors.map((status) => [
+          status,
+          {
+            description: STATUS_TEXT[status] ?? "",
+            content: { "application/problem+json": { schema: ref("Problem") } },
+          },
+        ]),
+      ),
+    },
+  }
+}
+
+/**
+ * The OpenAPI 3.1 document of the admin routes, without its server (the path admin is mounted at,
+ * known per request) and as a Worker answers it (the container's 501s are added where it is served).
+ *
+ * @example
+ * ```ts
+ * openapiDocument().paths["/jobs"].get.responses[200]
+ * // { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/JobsAnswer" } } } }
+ * ```
+ */
+export function openapiDocument() {
+  const paths: Record<string, Record<string, ReturnType<typeof operation>>> = {}
+  for (const name of Object.keys(ADMIN_ROUTES) as RouteName[]) {
+    const route = ADMIN_ROUTES[name]
+    const path = route.path.replace(/:(\w+)/g, "{$1}")
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(name) }
+  }
+  const answers = z.toJSONSchema(components, { uri: (id) => `#/components/schemas/${id}` }).schemas
+  const schemas = Object.fromEntries(
+    Object.entries(answers).map(([id, schema]) => [id, embedded(schema as JsonSchema)]),
+  )
+  return {
+    openapi: "3.1.0",
+    info: { title: "slotwise admin", version: "1", description: "See and fix jobs, leases and schedules." },
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      // Any JSON, unconstrained: a recursive union types as TS2502 ("references itself") in generated clients.
+      schemas: { ...schemas, Json: { description: "any JSON value" }, ScheduleBody: accepted(scheduleBody) },
+    },
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The typed admin client the OpenAPI test compiles (tsc, strict) against the types openapi-typescript
+ * generates from /admin/openapi.json, then runs against `wrangler dev`: every operation through
+ * openapi-fetch, using the answers' typed fields (an answer typed `never` does not compile).
+ * Kept as text: it imports the generated `./schema.ts`, which exists only in the test's directory.
+ */
+export const CLIENT_SOURCE = `
+import createClient from "openapi-fetch"
+import type { paths } from "./schema.ts"
+
+export interface Answer {
+  operation: string
+  method: string
+  path: string
+  status: number
+  contentType: string | null
+  body: unknown
+}
+
+type Outcome = { data?: unknown; error?: unknown; response: Response }
+
+/** Calls every admin operation once or more; each answer with what the document should say about it. */
+export async function callEveryOperation(baseUrl: string, token: string): Promise<Answer[]> {
+  const admin = createClient<paths>({ baseUrl, headers: { authorization: \`Bearer \${token}\` } })
+  const anonymous = createClient<paths>({ baseUrl })
+  const answers: Answer[] = []
+  const record = async <T extends Outcome>(operation: string, method: string, path: string, call: Promise<T>) => {
+    const outcome = await call
+    const { status, headers } = outcome.response
+    answers.push({ operation, method, path, status, contentType: headers.get("content-type"), body: outcome.data ?? outcome.error })
+    return outcome
+  }
+
+  const health = await record("health", "get", "/health", admin.GET("/health"))
+  const now: number | undefined = health.data?.now
+  await record("health", "get", "/health", anonymous.GET("/health"))
+
+  const jobs = await record("jobs", "get", "/jobs", admin.GET("/jobs"))
+  const job: string = jobs.data?.jobs[0]?.name ?? "billing.roll-up-usage"
+  const run = await record(
+    "runJob", "post", "/jobs/{name}/run",
+    admin.POST("/jobs/{name}/run", { params: { path: { name: job } } }),
+  )
+  const outcome: "ran" | "failed" | "timed-out" | undefined = run.data?.status
+  await record(
+    "runJob", "post", "/jobs/{name}/run",
+    admin.POST("/jobs/{name}/run", { params: { path: { name: "no-such-job" } } }),
+  )
+
+  const leases = await record("leases", "get", "/leases", admin.GET("/leases"))
+  const held: boolean | undefined = leases.data?.leases.some((lease) => lease.status === "held")
+  await record(
+    "releaseLease", "delete", "/leases/{name}",
+    admin.DELETE("/leases/{name}", { params: { path: { name: job }, query: { force: "true" } } }),
+  )
+  await record(
+    "releaseLease", "delete", "/leases/{name}",
+    admin.DELETE("/leases/{name}", { params: { path: { name: "no-such-lease" } } }),
+  )
+
+  const at = { stream: "openapi-client", id: "reminder" }
+  const put = await record(
+    "putSchedule", "put", "/streams/{stream}/schedules/{id}",
+    admin.PUT("/streams/{stream}/schedules/{id}", {
+      params: { path: at },
+      body: { consumer: "billing.trial-reminder", after: "1 hour", payload: { account: "acme" } },
+    }),
+  )
+  const nextAt: number | undefined = put.data?.schedule.nextAt
+  await record(
+    "putSchedule", "put", "/streams/{stream}/schedules/{id}",
+    admin.PUT("/streams/{stream}/schedules/{id}", {
+      params: { path: at },
+      body: { consumer: "billing.trial-reminder", after: "1 hour", maxAttempts: 0 },
+    }),
+  )
+
+  const streams = await record("streams", "get", "/streams", admin.GET("/streams", { params: { query: { limit: 10 } } }))
+  const listed: string | undefined = streams.data?.streams[0]?.name
+  await record("streams", "get", "/streams", admin.GET("/streams", { params: { query: { cursor: ".." } } }))
+  const summary = await record(
+    "summary", "get", "/streams/{stream}/summary",
+    admin.GET("/streams/{stream}/summary", { params: { path: { stream: at.stream } } }),
+  )
+  const scheduled: number | undefined = summary.data?.counts.scheduled
+  await record(
+    "summary", "get", "/streams/{stream}/summary",
+    admin.GET("/streams/{stream}/summary", { params: { path: { stream: "no-such-stream" } } }),
+  )
+  const page = await record(
+    "schedules", "get", "/streams/{stream}/schedules",
+    admin.GET("/streams/{stream}/schedules", { params: { path: { stream: at.stream }, query: { state: "scheduled" } } }),
+  )
+  const kind: string | undefined = page.data?.schedules[0]?.timing.kind
+  const one = await record(
+    "schedule", "get", "/streams/{stream}/schedules/{id}",
+    admin.GET("/streams/{stream}/schedules/{id}", { params: { path: at } }),
+  )
+  const seq: number | undefined = one.data?.events[0]?.seq
+  for (const verb of ["trigger", "cancel", "resume", "cancel"] as const) {
+    const path = \`/streams/{stream}/schedules/{id}/\${verb}\` as const
+    const acted = await record(verb, "post", path, admin.POST(path, { params: { path: at } }))
+    const state: "scheduled" | "completed" | "cancelled" | "failed" | undefined = acted.data?.schedule.state
+    void state
+  }
+  const events = await record(
+    "events", "get", "/streams/{stream}/events",
+    admin.GET("/streams/{stream}/events", { params: { path: { stream: at.stream }, query: { limit: 5 } } }),
+  )
+  const type: string | undefined = events.data?.events[0]?.type
+  const removed = await record(
+    "remove", "delete", "/streams/{stream}/schedules/{id}",
+    admin.DELETE("/streams/{stream}/schedules/{id}", { params: { path: at } }),
+  )
+  const gone: true | undefined = removed.data?.removed
+  await record(
+    "remove", "delete", "/streams/{stream}/schedules/{id}",
+    admin.DELETE("/streams/{stream}/schedules/{id}", { params: { path: at } }),
+  )
+  void [now, outcome, held, nextAt, listed, scheduled, kind, seq, type, gone]
+  return answers
+}
+`
