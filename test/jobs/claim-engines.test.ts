@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe } from "vitest"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
-import { claimSlot, releaseSlot } from "../../src/infra/jobs/index.ts"
+import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
 import { claimScenarios } from "../support/claim-scenarios.ts"
 
 // The same scenarios run on libSQL and Postgres in test/node/claim-engines.test.ts.

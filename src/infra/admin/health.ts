@@ -1,6 +1,7 @@
 import { Hono } from "hono"
 import { database } from "../db/index.ts"
-import { type Job, lastRunOf, listLeases, liveness, summaryOf } from "../jobs/index.ts"
+import { type Job, lastRunOf, liveness, summaryOf } from "../jobs/index.ts"
+import { listLeases } from "../jobs/lease.ts"
 import { Schedules, type WatchSummary } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
 import type { HealthView } from "./json.ts"

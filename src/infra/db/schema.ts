@@ -1,4 +1,5 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core"
+import type { JobLease } from "./job-lease.ts"
 
 /** One row per exclusive job: its lease (migrations/0001_jobs_leases.sql) and its last runs (0004_jobs_run_history.sql). */
 export const jobsLeases = sqliteTable("jobs_leases", {
@@ -23,7 +24,12 @@ export const jobsLeases = sqliteTable("jobs_leases", {
   runHistory: text("run_history").notNull().default("[]"),
 })
 
-export type JobLease = typeof jobsLeases.$inferSelect
+export type { JobLease }
+
+// JobLease is the table's row, column for column: a column added to one and not the other fails to compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Holds<T extends true> = T
+export type JobLeaseIsTheRow = Holds<Same<JobLease, typeof jobsLeases.$inferSelect>>
 
 /** Every stream holding a schedule (migrations/0003_schedule_streams.sql, 0005). */
 export const scheduleStreams = sqliteTable("schedule_streams", {

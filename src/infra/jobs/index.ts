@@ -1,10 +1,11 @@
 // The heartbeat's parts, for the engine's own callers (the container, admin) and tests; not in `Jobs`.
 
-export { type ClaimRequest, claimStatement } from "./claim.ts"
 export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"
 export { beat, HEARTBEAT_CRON } from "./heartbeat.ts"
-export { claimSlot, forceRelease, type LeaseStatus, leaseStatus, listLeases, releaseSlot } from "./lease.ts"
+// The claim and the lease queries (claim.ts, lease.ts) name drizzle types, so callers import them by path:
+// this barrel reaches the published declarations, which never import drizzle's.
+export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
 export { AHEAD_AFTER_MS, type Heartbeat, type HeartbeatStatus, liveness, MISSED_AFTER_MS } from "./liveness.ts"
 export * as Jobs from "./public.ts"
 export {

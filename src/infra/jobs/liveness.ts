@@ -1,5 +1,5 @@
 import type { CronSchedule } from "../cron.ts"
-import type { JobLease } from "../db/schema.ts"
+import type { JobLease } from "../db/job-lease.ts"
 import { MINUTE_MS } from "../duration.ts"
 
 /** A slot no run has claimed this long after it began counts as missed (the heartbeat fires within seconds). */

@@ -1,4 +1,4 @@
-import type { JobLease } from "../db/schema.ts"
+import type { JobLease } from "../db/job-lease.ts"
 import { describeError } from "../log.ts"
 
 /** A job's lease row keeps at least this many of its newest runs. */

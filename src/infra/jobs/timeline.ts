@@ -1,4 +1,4 @@
-import type { JobLease } from "../db/index.ts"
+import type { JobLease } from "../db/job-lease.ts"
 import type { Job } from "./definition.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
 import { runsOf, type SlotEntry } from "./record.ts"

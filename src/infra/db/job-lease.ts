@@ -1,0 +1,24 @@
+/**
+ * One jobs_leases row as slotwise reads it (schema.ts checks it is the table's row): its own type, so
+ * the published declarations that name a lease never import drizzle's.
+ */
+export interface JobLease {
+  name: string
+  lastSlot: number
+  leaseUntil: number | null
+  holder: string | null
+  /** The newest slot claimed below last_slot, kept across a clock that jumped ahead; null when none. */
+  lowerSlot: number | null
+  /** The first slot of the range a clock that jumped ahead runs early. */
+  jumpStart: number | null
+  lastRunSlot: number | null
+  lastRunId: string | null
+  lastOutcome: string | null
+  lastMs: number | null
+  lastFinishedAt: number | null
+  lastError: string | null
+  /** JSON the last run reported through ctx.report, or null. */
+  lastSummary: string | null
+  /** JSON array of RunRecord, oldest first. */
+  runHistory: string
+}
