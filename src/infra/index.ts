@@ -10,7 +10,16 @@ import { useTracer } from "./tracing/index.ts"
 import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
-export { ScheduleStream } from "./schedules/stream/stream.ts"
+export type {
+  Claim,
+  DeliveryResult,
+  SettledAnswer,
+  SettlingAnswer,
+  StreamEventMap,
+  StreamListeners,
+  TickReport,
+} from "./schedules/index.ts"
+export { ScheduleStream, type StreamOptions } from "./schedules/stream/stream.ts"
 
 /**
  * Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the Durable Object
