@@ -63,6 +63,14 @@ const structure = {
       to: { path: "^src/infra/", dependencyTypesNot: ["aliased-tsconfig-paths"] },
     },
     {
+      name: "test-seams-only-in-tests",
+      severity: "error",
+      comment:
+        "stream/testing.ts builds streams with seams no Worker may pass (a per-object clock, a sabotaged fence): only test/ and scripts/ import it.",
+      from: { pathNot: "^(test|scripts)/" },
+      to: { path: "^src/infra/schedules/stream/testing\\.ts$" },
+    },
+    {
       name: "src-never-imports-tests-or-scripts",
       severity: "error",
       from: { path: "^src/" },

@@ -35,8 +35,6 @@ export default defineConfig(async () => {
                   // The engine's own migrations (the package's), which the app's folder must hold unchanged.
                   ENGINE_MIGRATIONS: await readD1Migrations(path.join(root, "src/infra/migrations")),
                   TEST_WRANGLER_TOML: readFileSync(path.join(root, "wrangler.toml"), "utf8"),
-                  // Lets tests drive a stream with an injected clock; production ignores injected times.
-                  SLOTWISE_TEST_CLOCK: "1",
                   // test/sim: run one simulator seed, as long as asked (SIM_SEED=7 SIM_STEPS=200000 npx vitest run test/sim).
                   SIM_SEED: process.env.SIM_SEED ?? "",
                   SIM_STEPS: process.env.SIM_STEPS ?? "",

@@ -18,8 +18,6 @@ export default defineConfig(async () => {
         wrangler: { configPath: path.join(root, "scripts/bench/wrangler.toml") },
         miniflare: {
           bindings: {
-            // The scale workload drives a stream's tick with an injected clock.
-            SLOTWISE_TEST_CLOCK: "1",
             BENCH_MIGRATIONS: migrations,
             BENCH_SMOKE: process.env.BENCH_SMOKE ?? "",
           },

@@ -1,4 +1,5 @@
-import { Schedules, type SlotwiseEnv } from "../../src/infra/index.ts"
+import type { SlotwiseEnv } from "../../src/infra/index.ts"
+import { testStreamClass } from "../../src/infra/schedules/stream/testing.ts"
 import type { BenchAgent } from "./agent.ts"
 import { flaky, noop } from "./consumers.ts"
 import { StorageMeter } from "./meter.ts"
@@ -16,14 +17,27 @@ declare global {
   }
 }
 
-/** slotwise's stream as a Worker builds it, with its storage metered like the agent's (meter.ts). */
-export class BenchStream extends Schedules.durableObject({ consumers: [noop, flaky] }) {
+/**
+ * slotwise's stream as a Worker builds it, with its storage metered like the agent's (meter.ts),
+ * and a clock the workloads set for a tick (testing.ts).
+ */
+export class BenchStream extends testStreamClass({ consumers: [noop, flaky] }) {
   readonly meter: StorageMeter
 
   constructor(ctx: DurableObjectState, env: SlotwiseEnv) {
     const meter = new StorageMeter(ctx.storage)
     super(ctx, env)
     this.meter = meter
+  }
+
+  /** Delivers what is due at `at`: the tick runs with the clock set there, then real time again. */
+  async tickAt(at: number) {
+    this.setNow(at)
+    try {
+      return await this.tick()
+    } finally {
+      this.setNow(undefined)
+    }
   }
 }
 

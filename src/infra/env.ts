@@ -12,8 +12,6 @@ export interface SlotwiseEnv {
   SCHEDULES: StreamNamespace
   /** The admin route's bearer token (a Worker secret); unset, admin is off. */
   ADMIN_TOKEN?: string
-  /** "1" only in tests: a stream then honours an injected clock. */
-  SLOTWISE_TEST_CLOCK?: string
 }
 
 /** A Worker's env as slotwise reads it (its bindings are checked where they are declared: wrangler.toml). */

@@ -10,7 +10,16 @@ import { workersTracer } from "./tracing/workers.ts"
 export * from "./portable.ts"
 // A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
 export * as Schedules from "./schedules/public-worker.ts"
-export { ScheduleStream } from "./schedules/stream/stream.ts"
+export type {
+  Claim,
+  DeliveryResult,
+  SettledAnswer,
+  SettlingAnswer,
+  StreamEventMap,
+  StreamListeners,
+  TickReport,
+} from "./schedules/index.ts"
+export { ScheduleStream, type StreamOptions } from "./schedules/stream/stream.ts"
 
 // On a Worker, job runs and deliveries are spans of the invocation's trace (wrangler.toml enables traces).
 useTracer(workersTracer())

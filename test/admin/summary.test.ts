@@ -11,7 +11,12 @@ describe("a stream's summary", () => {
   it("counts schedules by state and retrying, and names the overdue one due longest ago with its lag", async () => {
     const stream = openStream("summary")
     const summaryAt = async (now: number) =>
-      value(await stream.inside((instance) => instance.summary(stream.name, { now })))
+      value(
+        await stream.inside((instance) => {
+          instance.setNow(now)
+          return instance.summary(stream.name)
+        }),
+      )
     value(await stream.upsert({ id: "late", consumer: "test.scripted", at: T0 + 500 }))
     value(await stream.upsert({ id: "later", consumer: "test.scripted", at: T0 + 2 * SECOND }))
     value(await stream.upsert({ id: "tomorrow", consumer: "test.scripted", every: "1 day" }))
@@ -60,7 +65,12 @@ describe("a stream's summary", () => {
         T0,
       )
     })
-    const summary = value(await stream.inside((instance) => instance.summary(stream.name, { now: T0 })))
+    const summary = value(
+      await stream.inside((instance) => {
+        instance.setNow(T0)
+        return instance.summary(stream.name)
+      }),
+    )
     expect(summary.partial).toBe(true)
     expect(summary.counts.completed + summary.counts.scheduled).toBe(SUMMARY_ROWS_MAX + 1)
   })

@@ -14,7 +14,6 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
             ADMIN_TOKEN: "adopter-token",
-            SLOTWISE_TEST_CLOCK: "1",
           },
         },
       }),

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest"
 import { LIST_DEFAULT } from "../../src/infra/schedules/client/contract.ts"
-import type { ScheduleState, ScheduleStream } from "../../src/infra/schedules/index.ts"
+import type { ScheduleState } from "../../src/infra/schedules/index.ts"
 import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { BATCH_SIZE } from "../../src/infra/schedules/stream/tick.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
@@ -14,7 +14,6 @@ const DUE = BULK / DUE_EVERY
 
 beforeEach(resetConsumers)
 
-const storeOf = (instance: ScheduleStream) => (instance as unknown as { store: ScheduleStore }).store
 const bulkId = (i: number) => `bulk-${String(i).padStart(6, "0")}`
 
 /**
@@ -54,7 +53,7 @@ describe("100,000 schedules in one stream", () => {
     expect(await insertHundredThousand(stream)).toBe(BULK)
 
     const plans = await stream.inside((instance, state) => {
-      const store = storeOf(instance)
+      const store = instance.storeForTests()
       // The exact SQL and bindings the store runs, captured from its one query method.
       const exec = vi.spyOn(store, "exec")
       try {

@@ -1,7 +1,6 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test"
 import { beforeAll, beforeEach, describe, expect, it } from "vitest"
-import type { StreamRpc } from "../../src/infra/schedules/client/client.ts"
-import type { ScheduleEvent, ScheduleStream } from "../../src/infra/schedules/index.ts"
+import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import {
   eventsOf,
@@ -11,6 +10,8 @@ import {
   storedRow,
   T0,
   type TestStream,
+  type TestStub,
+  tickAt,
   until,
   value,
 } from "../support/streams.ts"
@@ -181,7 +182,7 @@ describe("settlement behind the fence", () => {
     expect(failed?.data.reason).toMatch(/deadline/)
     expect(failed?.data.retryAt).toBe(row.retry_at)
     expect(row).toMatchObject({ state: "scheduled", attempts: 1, claim_until: null, last_error: failed?.data.reason })
-    // One clock per tick: the injected time stands for the whole tick, the deadline's 300 ms are real time.
+    // The stream's clock stays at the tick's time throughout; the deadline's 300 ms are real time.
     expect((row.retry_at as number) - (failed as ScheduleEvent).at).toBe(SECOND)
     expect(failed?.at).toBe(DUE)
   })
@@ -326,10 +327,10 @@ describe("settlement behind the fence", () => {
  */
 function reconnect(stream: TestStream): StreamHandle {
   const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(stream.name))
-  const rpc = stub as unknown as StreamRpc & Pick<ScheduleStream, "tick">
+  const rpc = stub as unknown as TestStub
   return {
     name: stream.name,
-    tick: (now) => rpc.tick(now),
+    tick: (now) => tickAt(rpc, now),
     events: (options = {}) => rpc.events(stream.name, options),
     row: (id) =>
       runInDurableObject(

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import { RECOVERY_FIRST_MS } from "../../src/infra/backoff.ts"
 import { LIST_DEFAULT } from "../../src/infra/schedules/client/contract.ts"
 import { RECORD_RETRY_MS } from "../../src/infra/schedules/directory/recorder.ts"
-import { EVENT_LOG_LIMIT, type ScheduleStream } from "../../src/infra/schedules/index.ts"
+import { EVENT_LOG_LIMIT } from "../../src/infra/schedules/index.ts"
 import { MIGRATIONS, SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
@@ -16,8 +16,6 @@ const HOUR = 60 * MINUTE
 const logs = captureLogs()
 beforeEach(resetConsumers)
 
-const storeOf = (instance: ScheduleStream) => (instance as unknown as { store: ScheduleStore }).store
-const envOf = (instance: ScheduleStream) => instance as unknown as { env: Env }
 /**
  * A tick's clock is the injected time plus the real time elapsed inside it, so a recovery
  * alarm armed after a failure sits at `at + delay` plus those few milliseconds.
@@ -34,7 +32,7 @@ describe("storage failures", () => {
     value(await stream.upsert({ id: "nudge", consumer: "test.scripted", at: due }))
     const failSelection = () =>
       stream.inside((instance) =>
-        vi.spyOn(storeOf(instance), "selectDue").mockImplementation(() => {
+        vi.spyOn(instance.storeForTests(), "selectDue").mockImplementation(() => {
           throw new Error("SQLITE_IOERR: simulated")
         }),
       )
@@ -259,11 +257,7 @@ describe("D1 directory", () => {
   it("keeps an upsert working through a D1 outage, and its alarm lists the stream once D1 answers", async () => {
     const stream = openStream("d1-outage")
     const definition = { id: "one", consumer: "test.scripted", every: "1 hour" }
-    const useDatabase = (db: D1Database) =>
-      stream.inside((instance) => {
-        const holder = envOf(instance)
-        holder.env = { ...holder.env, DB: db }
-      })
+    const useDatabase = (db: D1Database) => stream.inside((instance) => instance.useDatabase(db))
     const outage = failingD1(env.DB)
     await useDatabase(outage.db)
 

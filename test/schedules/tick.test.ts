@@ -1,17 +1,13 @@
 import { runDurableObjectAlarm } from "cloudflare:test"
-import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import type { ScheduleStream } from "../../src/infra/schedules/index.ts"
-import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
-import type { Ticker } from "../../src/infra/schedules/stream/tick.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import {
   eventsOf,
-  hookedStream,
   openStream,
   pause,
   RETAINED,
   SECOND,
+  seamedStream,
   storedRow,
   T0,
   type TestStream,
@@ -19,8 +15,6 @@ import {
   value,
 } from "../support/streams.ts"
 
-const internals = (instance: ScheduleStream) =>
-  instance as unknown as { store: ScheduleStore; ticker: Ticker; env: Env }
 const answerInside = (stream: TestStream, answer: () => void) => stream.inside(() => answer())
 
 beforeEach(() => resetConsumers())
@@ -51,7 +45,7 @@ describe("a tick", () => {
 
   it("yields while a delivery is still out, and the late answer settles and re-arms the alarm", async () => {
     const stream = openStream("tick")
-    const hooked = hookedStream(stream, { yieldAfterMs: 100 })
+    const hooked = seamedStream(stream, { yieldAfterMs: 100 })
     value(await hooked.upsert({ id: "slow", consumer: "test.scripted", every: "1 hour" }))
     value(await hooked.upsert({ id: "next", consumer: "test.scripted", at: T0 + 2 * HOUR }))
     script.set("slow", ["wait"])
@@ -70,7 +64,7 @@ describe("a tick", () => {
 
   it("keeps at most 32 deliveries in flight across ticks that yielded", async () => {
     const stream = openStream("tick")
-    const hooked = hookedStream(stream, { yieldAfterMs: 100 })
+    const hooked = seamedStream(stream, { yieldAfterMs: 100 })
     for (let i = 0; i < 33; i++) {
       const id = `slow-${String(i).padStart(2, "0")}`
       value(await hooked.upsert({ id, consumer: "test.scripted", at: T0 + i }))
@@ -122,7 +116,7 @@ describe("the alarm", () => {
   it("fires at the due time by itself and delivers through alarm() with the real clock", async () => {
     const stream = openStream("alarm")
     const now = Date.now()
-    value(await stream.upsert({ id: "soon", consumer: "test.scripted", at: now + 200 }, now))
+    value(await stream.upsert({ id: "soon", consumer: "test.scripted", at: now + 200 }, null))
     expect(await stream.alarm()).toBe(now + 200)
     await until(() => seen.length === 1, "the alarm to deliver", 10_000)
     expect(seen[0]?.delivery).toMatchObject({ scheduleId: "soon", occurrence: 1, attempt: 1 })
@@ -136,7 +130,7 @@ describe("the alarm", () => {
     const stream = openStream("backlog")
     const now = Date.now()
     const due = now + 3 * SECOND
-    for (let i = 0; i < 100; i++) value(await stream.upsert({ id: `b${i}`, consumer: "test.scripted", at: due }, now))
+    for (let i = 0; i < 100; i++) value(await stream.upsert({ id: `b${i}`, consumer: "test.scripted", at: due }, null))
     const counted = { alarms: 0, claimed: [] as number[] }
     await stream.inside((instance) => {
       const alarm = instance.alarm.bind(instance)
@@ -144,7 +138,7 @@ describe("the alarm", () => {
         counted.alarms++
         return alarm()
       }
-      const { ticker } = internals(instance)
+      const ticker = instance.tickerForTests()
       const tick = ticker.tick.bind(ticker)
       ticker.tick = async (...args) => {
         const report = await tick(...args)
@@ -166,24 +160,10 @@ describe("the alarm", () => {
   it("re-arms for what is not yet due when it runs early", async () => {
     const stream = openStream("alarm")
     const later = Date.now() + 3_600_000
-    value(await stream.upsert({ id: "later", consumer: "test.scripted", at: later }, Date.now()))
+    value(await stream.upsert({ id: "later", consumer: "test.scripted", at: later }, null))
     expect(await runDurableObjectAlarm(stream.stub)).toBe(true)
     expect(seen).toHaveLength(0)
     expect(await stream.alarm()).toBe(later)
-  })
-})
-
-describe("the injected clock", () => {
-  it("is ignored where the test-clock binding is not set", async () => {
-    const stream = openStream("clock")
-    await stream.inside((instance) => {
-      internals(instance).env = { ...env, SLOTWISE_TEST_CLOCK: undefined } as unknown as Env
-    })
-    const before = Date.now()
-    const view = value(await stream.upsert({ id: "x", consumer: "test.scripted", after: "1 hour" }, T0))
-    expect(view.nextAt).toBeGreaterThanOrEqual(before + HOUR)
-    expect(view.nextAt).toBeLessThan(T0)
-    expect((await stream.tick(T0 + 2 * HOUR)).claimed).toBe(0)
   })
 })
 

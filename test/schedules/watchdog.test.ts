@@ -18,7 +18,7 @@ import {
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
-import { openStream, RETAINED, SECOND, T0, type TestStream, value } from "../support/streams.ts"
+import { openStream, RETAINED, SECOND, T0, type TestStream, type TestStub, value } from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
@@ -40,7 +40,10 @@ const listed = async (name: string) =>
 const recorded = (name: string) =>
   env.DB.prepare("SELECT next_eligible_at AS at FROM schedule_streams WHERE name = ?").bind(name).first("at")
 
-/** Runs the watchdog job for the slot of `at`, through a SCHEDULES binding that notes each stream it asks for. */
+/**
+ * Runs the watchdog job for the slot of `at`, through a SCHEDULES binding that notes each stream it
+ * asks for and sets each stream's clock to `at` before its nudge.
+ */
 async function runWatchdog(at: number, DB = env.DB) {
   const asked: string[] = []
   const SCHEDULES = new Proxy(env.SCHEDULES, {
@@ -49,6 +52,17 @@ async function runWatchdog(at: number, DB = env.DB) {
         return (name: string) => {
           asked.push(name)
           return target.idFromName(name)
+        }
+      }
+      if (property === "get") {
+        return (id: DurableObjectId) => {
+          const stub = target.get(id) as unknown as TestStub
+          return {
+            nudge: async (stream: string) => {
+              await stub.setNow(at)
+              return stub.nudge(stream)
+            },
+          }
         }
       }
       const member = Reflect.get(target, property, target)
@@ -60,11 +74,7 @@ async function runWatchdog(at: number, DB = env.DB) {
 }
 
 /** Points the stream's D1 at `db`, so a test counts or fails its directory writes. */
-const useDatabase = (stream: TestStream, db: D1Database) =>
-  stream.inside((instance) => {
-    const holder = instance as unknown as { env: Env }
-    holder.env = { ...holder.env, DB: db }
-  })
+const useDatabase = (stream: TestStream, db: D1Database) => stream.inside((instance) => instance.useDatabase(db))
 
 const directoryWrites = (calls: string[]) => calls.filter((query) => /schedule_streams.*do update/is.test(query))
 

@@ -8,7 +8,7 @@ export interface Settlement {
   epoch: number
   claim: Claim
   result: DeliveryResult
-  /** The settlement's clock (the tick's injected time plus the wall time since). */
+  /** The settlement's time: the world's clock when it settled. */
   now: number
   /** Fake wall time when it settled. */
   wall: number

@@ -2,10 +2,13 @@ import { env } from "cloudflare:test"
 import { vi } from "vitest"
 import { Schedules } from "../../src/infra/index.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/client/contract.ts"
-import type { ScheduleStream, StreamHooks } from "../../src/infra/schedules/index.ts"
-import type { Claim, Transition } from "../../src/infra/schedules/stream/core.ts"
-import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
-import type { Answer } from "../../src/infra/schedules/stream/settlement.ts"
+import type { SettlingAnswer, StreamListeners } from "../../src/infra/schedules/index.ts"
+import type { Claim } from "../../src/infra/schedules/stream/core.ts"
+import {
+  type TestScheduleStream,
+  type TestStreamOptions,
+  testStreamClass,
+} from "../../src/infra/schedules/stream/testing.ts"
 import {
   consumerNamed,
   consumers,
@@ -60,7 +63,7 @@ export class World {
   readonly model: Model
   now = T0
   private epoch = 0
-  private stream: ScheduleStream
+  private stream: TestScheduleStream
   /** The current generation's storage refusal, as its migrations reported it. */
   private refusal: Error | undefined
   /** Consumers the current deploy lacks. */
@@ -71,8 +74,12 @@ export class World {
   private readonly pending = new Set<Promise<unknown>>()
   private readonly undo: Array<() => void> = []
   private recovering: { now: number; previousMs: number; delayMs: number } | undefined
+  /** The model's mark at the start of each arm under way, by generation and the arm's number. */
+  private readonly arming = new Map<string, number>()
   private behave: Partial<Record<Id, Behaviour>> = {}
   private settlements: Settlement[] = []
+  /** The rows and last event before the settlement under way, as the oracle read them. */
+  private settling: { before: Map<string, Row>; seq: number } | undefined
   private claimed: Attempt[] = []
   /** The tick of this step reached its claims. */
   private claiming = false
@@ -87,10 +94,13 @@ export class World {
     this.stream = this.generation()
   }
 
-  /** A stream of the current deploy on this object's storage, hooked for the oracle (the object's own is never called). */
-  private generation(): ScheduleStream {
+  /**
+   * A stream of the current deploy on this object's storage, on the world's clock, watched by the
+   * oracle through its events (the object's own is never called).
+   */
+  private generation(): TestScheduleStream {
     const deployed = consumers.filter((consumer) => !this.absent.has(consumer.name))
-    const Stream = Schedules.durableObject({ consumers: deployed, hooks: this.hooks(this.epoch) })
+    const Stream = testStreamClass({ consumers: deployed, clock: () => this.now, ...this.seams(this.epoch) })
     return new Stream(this.state, env)
   }
 
@@ -243,18 +253,17 @@ export class World {
   }
 
   private async operate(step: OperationStep, pre: Map<string, Row>): Promise<void> {
-    const clock = { now: this.now }
     const before = pre.get(step.id)
     // A step may make several calls (restart): each is judged on its own events.
     const seq = this.lastSeq()
-    let reply: Awaited<ReturnType<ScheduleStream["upsert"]>> | undefined
+    let reply: Awaited<ReturnType<TestScheduleStream["upsert"]>> | undefined
     let timing: SentTiming | undefined
     try {
       if (step.op === "upsert") {
         const t = step.timing
         timing = "at" in t ? { at: t.at === "due" ? (before?.next_at ?? this.now) : this.now + t.at } : t
         const definition = { id: step.id, consumer: step.consumer, payload: step.payload, ...timing }
-        const options = step.retention === undefined ? clock : { ...clock, retentionMs: step.retention }
+        const options = step.retention === undefined ? {} : { retentionMs: step.retention }
         this.countUpsert(before, timing)
         reply = await this.stream.upsert(
           this.name,
@@ -262,7 +271,7 @@ export class World {
           options,
         )
       } else {
-        reply = await this.stream[step.op](this.name, step.id, clock)
+        reply = await this.stream[step.op](this.name, step.id)
       }
     } catch (error) {
       if (!this.fault.fired) throw error
@@ -317,7 +326,7 @@ export class World {
     const at = this.now
     let settled = false
     this.claiming = false
-    const ticking = this.stream.tick(at).finally(() => {
+    const ticking = this.stream.tick().finally(() => {
       settled = true
     })
     const deliveries = () => seen.slice(from.seen)
@@ -396,35 +405,56 @@ export class World {
     }
   }
 
-  /** The oracle's hooks into one generation: claims, settlements, late re-arms, recoveries and its storage. */
-  private hooks(epoch: number): StreamHooks {
+  /**
+   * The oracle's view of one generation: its claims, settlements, late re-arms, recoveries and
+   * storage through the stream's events, and the seams of a simulation (testing.ts).
+   */
+  private seams(epoch: number): Omit<TestStreamOptions, "consumers"> {
+    const on: StreamListeners = {
+      "storage:migrated": () => {
+        if (epoch === this.epoch) this.refusal = undefined
+      },
+      "storage:refused": ({ error }) => {
+        if (epoch === this.epoch) this.refusal = error
+      },
+      "tick:claiming": () => {
+        this.claiming = true
+      },
+      "delivery:claimed": ({ consumer, claim }) => this.claimedOne(epoch, consumer, claim),
+      "settlement:started": () => {
+        this.settling = { before: this.rows(), seq: this.lastSeq() }
+      },
+      "settlement:committed": ({ settled }) =>
+        this.settled(
+          epoch,
+          settled,
+          settled.map(({ stale }) => !stale),
+        ),
+      "settlement:failed": ({ answers }) => this.settled(epoch, answers, undefined),
+      "tick:drained": ({ rearmed }) => {
+        this.pending.add(rearmed)
+        const forget = () => this.pending.delete(rearmed)
+        rearmed.then(forget, forget)
+      },
+      "alarm:arming": ({ arm }) => {
+        this.arming.set(`${epoch}:${arm}`, this.model.mark())
+      },
+      "alarm:armed": ({ arm }) => {
+        this.model.armed(this.arming.get(`${epoch}:${arm}`) as number)
+        this.arming.delete(`${epoch}:${arm}`)
+      },
+      "recovery:arming": ({ now, previousMs, delayMs }) => {
+        this.recovering = { now, previousMs, delayMs }
+      },
+      "recovery:armed": () => {
+        this.recovering = undefined
+      },
+    }
     return {
+      on,
       yieldAfterMs: YIELD_MS,
       // The D1 directory lies outside the object: the simulation keeps to the stream's own storage.
       recorder: { record: () => Promise.resolve(), retryAt: () => null },
-      storage: (refusal) => {
-        if (epoch === this.epoch) this.refusal = refusal
-      },
-      claiming: () => {
-        this.claiming = true
-      },
-      claimed: (row, claim) => this.claimedOne(epoch, row, claim),
-      settling: (settle, answers) => this.settled(epoch, settle, answers),
-      later: (done) => {
-        this.pending.add(done)
-        const forget = () => this.pending.delete(done)
-        done.then(forget, forget)
-      },
-      arming: () => {
-        const mark = this.model.mark()
-        return () => this.model.armed(mark)
-      },
-      recovering: (now, previousMs, delayMs) => {
-        this.recovering = { now, previousMs, delayMs }
-        return () => {
-          this.recovering = undefined
-        }
-      },
       // Sabotage: the fence reads the live row as if it held the settling claim.
       ...(this.options.sabotage === "fence"
         ? {
@@ -437,11 +467,11 @@ export class World {
     }
   }
 
-  private claimedOne(epoch: number, row: ScheduleRow, claim: Claim): void {
-    if (epoch !== this.epoch) this.model.fail("dead-generation", `an evicted generation claimed ${row.id}`)
+  private claimedOne(epoch: number, rowConsumer: string, claim: Claim): void {
+    if (epoch !== this.epoch) this.model.fail("dead-generation", `an evicted generation claimed ${claim.id}`)
     const incarnation = this.model.incarnation.get(claim.id) ?? 0
     checkOverlap(this.model, claim, epoch, incarnation, this.now)
-    const consumer = this.absent.has(row.consumer) ? undefined : consumerNamed(row.consumer)
+    const consumer = this.absent.has(rowConsumer) ? undefined : consumerNamed(rowConsumer)
     if (!consumer) this.model.counters.missingConsumer++
     const attempt: Attempt = {
       token: claim.token,
@@ -453,7 +483,7 @@ export class World {
       epoch,
       incarnation,
       behaviour: this.behave[claim.id as Id] ?? "ok",
-      consumer: row.consumer,
+      consumer: rowConsumer,
       missing: consumer === undefined,
       deadline: consumer ? Date.now() + consumer.timeoutMs : Number.POSITIVE_INFINITY,
       status: "in-flight",
@@ -467,16 +497,9 @@ export class World {
    * Judges a group of answers settled together, each on its own: the oracle reads every row
    * before and after the group (the answers name distinct schedules) and each one's events.
    */
-  private settled(epoch: number, settle: () => Transition[], answers: readonly Answer[]): Transition[] {
-    const before = this.rows()
-    const seq = this.lastSeq()
-    let transitions: Transition[] | undefined
-    let failure: unknown
-    try {
-      transitions = settle()
-    } catch (error) {
-      failure = error
-    }
+  private settled(epoch: number, answers: readonly SettlingAnswer[], wrote: readonly boolean[] | undefined): void {
+    const { before, seq } = this.settling ?? { before: new Map<string, Row>(), seq: this.lastSeq() }
+    this.settling = undefined
     const after = this.rows()
     const events = this.eventsAfter(seq)
     this.model.counters.groups++
@@ -489,7 +512,6 @@ export class World {
     answers.forEach(({ claim, result, now }, i) => {
       const attempt = this.model.attempts.get(claim.token)
       if (attempt) this.model.inFlight.delete(attempt)
-      const transition = transitions?.[i]
       const settlement: Settlement = {
         attempt,
         epoch,
@@ -500,8 +522,8 @@ export class World {
         before: before.get(claim.id),
         after: after.get(claim.id),
         events: events.filter((event) => event.schedule_id === claim.id),
-        wrote: transition !== undefined && transition.events.length > 0,
-        threw: failure !== undefined,
+        wrote: wrote?.[i] === true,
+        threw: wrote === undefined,
       }
       this.settlements.push(settlement)
       if (settlement.wrote && attempt && !this.claimed.includes(attempt))
@@ -513,8 +535,6 @@ export class World {
       if (!answers.some(({ claim }) => claim.id === id) && JSON.stringify(row) !== JSON.stringify(before.get(id)))
         this.model.fail("settle-group", `a group's settlement changed ${id}, which it does not settle`)
     }
-    if (failure !== undefined) throw failure
-    return transitions as Transition[]
   }
 
   private alarmWritten(value: number | null): void {

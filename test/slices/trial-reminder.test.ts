@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import { remindersOf } from "../../src/slices/billing/queries.ts"
 import { ADMIN_TOKEN } from "../support/admin.ts"
-import { RETAINED } from "../support/streams.ts"
+import { RETAINED, stubOf, tickAt } from "../support/streams.ts"
 
 const berlinTime = (ms: number) =>
   new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit" }).format(ms)
@@ -24,26 +24,23 @@ describe("billing.trial-reminder", () => {
     expect(reminder.stream).toBe("acme-berlin")
     expect(berlinTime(reminder.nextAt)).toBe("09:00")
 
-    // Drive the user's stream with the injected clock: the reminder is due at nextAt.
-    const rpc = env.SCHEDULES.get(env.SCHEDULES.idFromName("acme-berlin")) as unknown as {
-      tick(now: number): Promise<{ delivered: number; swept: number; alarm: number | null }>
-      get(stream: string, id: string): Promise<unknown>
-    }
-    expect((await rpc.tick(reminder.nextAt)).delivered).toBe(1)
+    // Drive the user's stream by its clock: the reminder is due at nextAt.
+    const rpc = stubOf("acme-berlin")
+    expect((await tickAt(rpc, reminder.nextAt)).delivered).toBe(1)
     const sent = await remindersOf(database(env.DB), "acme-berlin")
     expect(sent.map((r) => r.idempotencyKey)).toEqual([`schedule:acme-berlin/trial-${trial.id}:1`])
 
     // Once the trial is closed, the next occurrence cancels the reminder and sends nothing.
     await env.DB.prepare("UPDATE trials SET closed_at = ? WHERE id = ?").bind(reminder.nextAt, trial.id).run()
     const next = (await rpc.get("acme-berlin", reminder.id)) as { value: { nextAt: number } }
-    expect((await rpc.tick(next.value.nextAt)).delivered).toBe(0)
+    expect((await tickAt(rpc, next.value.nextAt)).delivered).toBe(0)
     expect(await remindersOf(database(env.DB), "acme-berlin")).toHaveLength(1)
     expect(((await rpc.get("acme-berlin", reminder.id)) as { value: { state: string } }).value.state).toBe("cancelled")
 
     // The cancelled reminder goes with the stream's retention window, and the empty stream leaves the directory.
     const listed = () => env.DB.prepare("SELECT name FROM schedule_streams WHERE name = 'acme-berlin'").first()
     expect(await listed()).not.toBeNull()
-    expect(await rpc.tick(next.value.nextAt + RETAINED)).toMatchObject({ swept: 1, alarm: null })
+    expect(await tickAt(rpc, next.value.nextAt + RETAINED)).toMatchObject({ swept: 1, alarm: null })
     expect(((await rpc.get("acme-berlin", reminder.id)) as { ok: boolean }).ok).toBe(false)
     expect(await listed()).toBeNull()
   })

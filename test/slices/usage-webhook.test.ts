@@ -5,6 +5,7 @@ import { logger } from "../../src/infra/log.ts"
 import { usageWebhook } from "../../src/slices/billing/index.ts"
 import { adminFetch } from "../support/admin.ts"
 import { captureLogs } from "../support/logs.ts"
+import { tickAt } from "../support/streams.ts"
 import {
   account,
   deliverDue,
@@ -246,7 +247,7 @@ describe("the billing.usage-webhook consumer", () => {
     expect(events.value[0]).toMatchObject({ type: "schedule/failed", data: { terminal: true } })
 
     // Nothing more is sent until the account fixes its url (a new PUT restarts the schedule).
-    expect(await streamOf(name).tick(view.nextAt + 10 * MINUTE)).toMatchObject({ claimed: 0 })
+    expect(await tickAt(streamOf(name), view.nextAt + 10 * MINUTE)).toMatchObject({ claimed: 0 })
     expect(receiver.received).toHaveLength(1)
     // A failed schedule is not reused: the new subscription has its own id, so its own keys.
     const fixed = await subscribe(name, { url: `${HOOK}/v2` })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { ScheduleView } from "../../src/infra/schedules/index.ts"
 import { adminFetch } from "../support/admin.ts"
+import { tickAt } from "../support/streams.ts"
 import {
   account,
   deliverDue,
@@ -55,7 +56,7 @@ describe("a webhook subscribed again", () => {
     expect(await gone.json()).toMatchObject({ id: schedule.id, state: "cancelled" })
     // A second unsubscribe changes nothing.
     expect(await (await hookOf(name, "DELETE")).json()).toMatchObject({ id: schedule.id, state: "cancelled" })
-    expect(await streamOf(name).tick(schedule.nextAt + MINUTE)).toMatchObject({ claimed: 0 })
+    expect(await tickAt(streamOf(name), schedule.nextAt + MINUTE)).toMatchObject({ claimed: 0 })
 
     const again = (await (await subscribe(name, { url: HOOK })).json()) as ScheduleView
     expect(again).toMatchObject({ id: expect.stringMatching(WEBHOOK_ID), state: "scheduled" })

@@ -3,6 +3,5 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[]
     ENGINE_MIGRATIONS: import("cloudflare:test").D1Migration[]
     TEST_WRANGLER_TOML: string
-    SLOTWISE_TEST_CLOCK?: string
   }
 }

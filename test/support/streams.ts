@@ -1,8 +1,12 @@
 import { env, runInDurableObject } from "cloudflare:test"
-import { Schedules } from "../../src/infra/index.ts"
 import type { StreamRpc } from "../../src/infra/schedules/client/client.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/client/contract.ts"
-import type { ScheduleEvent, ScheduleStream, StreamHooks } from "../../src/infra/schedules/index.ts"
+import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
+import {
+  type TestScheduleStream,
+  type TestStreamOptions,
+  testStreamClass,
+} from "../../src/infra/schedules/stream/testing.ts"
 import { consumers } from "./consumers.ts"
 
 /** Far in the future, so that no real alarm fires in the middle of a test that drives time. */
@@ -12,26 +16,48 @@ export const SECOND = 1_000
 export const RETAINED = DEFAULT_RETENTION_MS
 
 let streams = 0
-/** A fresh stream per call, driven with an injected clock. */
+/** The tests' ScheduleStream (test/support/worker.ts) as its RPC stub shows it. */
+export type TestStub = StreamRpc & Pick<TestScheduleStream, "tick" | "nudge" | "setNow">
+
+/** The stub of the stream `name`, in the tests' Worker. */
+export const stubOf = (name: string) => env.SCHEDULES.get(env.SCHEDULES.idFromName(name)) as unknown as TestStub
+
+/** Sets the stream's clock to `now`, then ticks: what is due at `now` is delivered. */
+export async function tickAt(stub: Pick<TestStub, "tick" | "setNow">, now: number) {
+  await stub.setNow(now)
+  return stub.tick()
+}
+
+/**
+ * A fresh stream per call, driven by its clock: each call that takes a time first sets the
+ * stream's clock there (null: real time), and the clock stays there (late settlements and the
+ * stream's own alarms read it) until set again.
+ */
 export function openStream(prefix = "stream") {
   const name = `${prefix}-${++streams}`
   const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(name))
-  const rpc = stub as unknown as StreamRpc & Pick<ScheduleStream, "tick">
-  const inside = <R>(fn: (instance: ScheduleStream, state: DurableObjectState) => R | Promise<R>) =>
-    runInDurableObject(stub, fn)
+  const rpc = stub as unknown as TestStub
+  const inside = <R>(fn: (instance: TestScheduleStream, state: DurableObjectState) => R | Promise<R>) =>
+    runInDurableObject(stub, fn as (instance: unknown, state: DurableObjectState) => R | Promise<R>)
+  const at = async <R>(now: number | null, call: () => Promise<R>) => {
+    await rpc.setNow(now ?? undefined)
+    return call()
+  }
   return {
     name,
     stub,
-    upsert: (definition: Record<string, unknown>, now = T0, options: { retentionMs?: number } = {}) =>
-      rpc.upsert(name, definition, { now, ...options }),
+    upsert: (definition: Record<string, unknown>, now: number | null = T0, options: { retentionMs?: number } = {}) =>
+      at(now, () => rpc.upsert(name, definition, options)),
     get: (id: string) => rpc.get(name, id),
     list: (options: Parameters<StreamRpc["list"]>[1] = {}) => rpc.list(name, options),
-    cancel: (id: string, now = T0) => rpc.cancel(name, id, { now }),
-    resume: (id: string, now = T0) => rpc.resume(name, id, { now }),
-    trigger: (id: string, now = T0) => rpc.trigger(name, id, { now }),
-    remove: (id: string, now = T0) => rpc.remove(name, id, { now }),
+    cancel: (id: string, now = T0) => at(now, () => rpc.cancel(name, id)),
+    resume: (id: string, now = T0) => at(now, () => rpc.resume(name, id)),
+    trigger: (id: string, now = T0) => at(now, () => rpc.trigger(name, id)),
+    remove: (id: string, now = T0) => at(now, () => rpc.remove(name, id)),
     events: (options: Parameters<StreamRpc["events"]>[1] = {}) => rpc.events(name, options),
-    tick: (now: number) => rpc.tick(now),
+    tick: (now: number) => tickAt(rpc, now),
+    /** The stream's time from now on (undefined: real time again). */
+    setNow: (now: number | undefined) => rpc.setNow(now),
     inside,
     /** The raw stored row, straight from the stream's SQLite. */
     row: (id: string) =>
@@ -56,20 +82,21 @@ export function openStream(prefix = "stream") {
 export type TestStream = ReturnType<typeof openStream>
 
 /**
- * The stream's object driven by an instance of the tests' ScheduleStream built with `hooks`, on the
- * object's own storage: every upsert and tick goes through it (the object's own instance stays idle).
+ * The stream's object driven by an instance of a test stream class built with `seams` (testing.ts),
+ * on the object's own storage: every upsert and tick goes through it (the object's own instance stays idle).
  */
-export function hookedStream(stream: TestStream, hooks: StreamHooks) {
-  let hooked: ScheduleStream | undefined
-  const through = <R>(call: (instance: ScheduleStream) => Promise<R>) =>
+export function seamedStream(stream: TestStream, seams: Omit<TestStreamOptions, "consumers">) {
+  let seamed: TestScheduleStream | undefined
+  const through = <R>(now: number, call: (instance: TestScheduleStream) => Promise<R>) =>
     stream.inside((_, state) => {
-      hooked ??= new (Schedules.durableObject({ consumers, hooks }))(state, env)
-      return call(hooked)
+      seamed ??= new (testStreamClass({ consumers, ...seams }))(state, env)
+      seamed.setNow(now)
+      return call(seamed)
     })
   return {
     upsert: (definition: Record<string, unknown>, now = T0) =>
-      through((instance) => instance.upsert(stream.name, definition, { now })),
-    tick: (now: number) => through((instance) => instance.tick(now)),
+      through(now, (instance) => instance.upsert(stream.name, definition)),
+    tick: (now: number) => through(now, (instance) => instance.tick()),
   }
 }
 

@@ -1,7 +1,8 @@
-import { env, exports } from "cloudflare:workers"
+import { exports } from "cloudflare:workers"
 import { afterEach, beforeEach, expect, type MockInstance, vi } from "vitest"
-import type { ScheduleStream, ScheduleView } from "../../src/infra/schedules/index.ts"
+import type { ScheduleView } from "../../src/infra/schedules/index.ts"
 import { ADMIN_TOKEN, adminFetch } from "./admin.ts"
+import { stubOf, tickAt } from "./streams.ts"
 
 /** One POST the consumer made, as the receiver saw it. */
 export interface Received {
@@ -84,8 +85,7 @@ export const subscribeDeployed = (name: string, url: string) =>
     env: { SLOTWISE_LOCAL: undefined },
   })
 
-type Stub = Pick<ScheduleStream, "tick" | "get" | "events">
-export const streamOf = (name: string) => env.SCHEDULES.get(env.SCHEDULES.idFromName(name)) as unknown as Stub
+export const streamOf = stubOf
 
 export async function viewOf(name: string): Promise<ScheduleView> {
   const reply = await streamOf(name).get(name, idOf(name))
@@ -101,10 +101,10 @@ export async function subscribed(url = HOOK) {
   return { name, schedule: (await res.json()) as ScheduleView }
 }
 
-/** Ticks the account's stream at the time its schedule is next eligible (an injected clock). */
+/** Ticks the account's stream at the time its schedule is next eligible (the stream's clock set there). */
 export async function deliverDue(name: string) {
   const view = await viewOf(name)
-  return streamOf(name).tick(view.eligibleAt)
+  return tickAt(streamOf(name), view.eligibleAt)
 }
 
 export const keyOf = (name: string, occurrence: number) => `schedule:${name}/${idOf(name)}:${occurrence}`

@@ -1,16 +1,19 @@
 import { createApp } from "../../src/app.ts"
 import { Jobs, Schedules } from "../../src/infra/index.ts"
+import { testStreamClass } from "../../src/infra/schedules/stream/testing.ts"
 import { jobs } from "../../src/jobs.ts"
 import { consumers } from "./consumers.ts"
 
 /**
  * The tests' Worker (vitest.config.ts `main`): the example app as src/isolate.ts builds it, with
- * the scripted test consumers beside the app's, through the same public calls.
+ * the scripted test consumers beside the app's, through the same public calls; the stream class is
+ * the tests' own (testing.ts), with a clock per object.
  */
 export const workerJobs = Jobs.registry([...jobs, Schedules.watchdog])
 export const app = createApp({ jobs: workerJobs, consumers })
 
-export class ScheduleStream extends Schedules.durableObject({ consumers }) {}
+/** Each object owns a clock its tests set (`setNow`): the tests' stand-in for `Schedules.durableObject({ consumers, clock })`. */
+export class ScheduleStream extends testStreamClass({ consumers }) {}
 
 export default {
   fetch: app.fetch,

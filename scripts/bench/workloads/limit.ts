@@ -9,13 +9,13 @@ import { streamStub } from "../systems.ts"
 import type { BenchStream } from "../worker.ts"
 import { round } from "./common.ts"
 
-/** The injected clock: far ahead, so no real alarm of these streams ever fires. */
+/** The time the ticks run at (BenchStream.tickAt): far ahead, so no real alarm of these streams ever fires. */
 const T = Date.UTC(2100, 0, 1)
 const BATCH = 32
 
 /**
  * The limit of one stream (slotwise only): `count` due one-shots delivered by ticks back to back
- * with the injected clock, against the same rows claimed and settled by the tick's SQL alone
+ * at T, against the same rows claimed and settled by the tick's SQL alone
  * (claim, then settle all 32 as delivered, no dispatch): how much of a delivery is storage work,
  * and what one Durable Object can do at most. Best of `rounds`, to see past a busy machine.
  */
@@ -30,13 +30,13 @@ export async function limit(count: number, rounds: number) {
       fill(state.storage.sql, name, count, count, T, "t")
       stream.meter.start()
       let started = performance.now()
-      for (let delivered = 0; delivered < count; ) delivered += (await stream.tick(T)).delivered
+      for (let delivered = 0; delivered < count; ) delivered += (await stream.tickAt(T)).delivered
       const tick = (performance.now() - started) / count
       const oneShot = stream.meter.read().rowsWritten / count
       // Recurring schedules, each delivered once: the row moves on to its next occurrence.
       fill(state.storage.sql, name, BATCH * 4, BATCH * 4, T, "r", 3_600_000)
       stream.meter.start()
-      for (let delivered = 0; delivered < BATCH * 4; ) delivered += (await stream.tick(T)).delivered
+      for (let delivered = 0; delivered < BATCH * 4; ) delivered += (await stream.tickAt(T)).delivered
       const recurring = stream.meter.read().rowsWritten / (BATCH * 4)
       // The same work on fresh rows, storage only: the claim and the settlement the tick runs.
       fill(state.storage.sql, name, count, count, T, "q")

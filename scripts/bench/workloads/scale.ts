@@ -7,7 +7,7 @@ import { streamStub } from "../systems.ts"
 import type { BenchStream } from "../worker.ts"
 import { round } from "./common.ts"
 
-/** The injected clock of these ticks: far ahead, so no real alarm of these streams ever fires. */
+/** The time these ticks run at (BenchStream.tickAt): far ahead, so no real alarm of these streams ever fires. */
 const T = Date.UTC(2100, 0, 1)
 
 interface Scale {
@@ -24,7 +24,7 @@ interface Scale {
 
 /**
  * scale (slotwise only): one stream filled with `size` one-shot rows straight in SQLite,
- * `deliver` of them due at T; stream.tick(T) with the injected clock until they are delivered.
+ * `deliver` of them due at T; stream.tickAt(T) until they are delivered.
  * Tick cost and rows per tick at each size, and their ratio to the first size.
  */
 export async function scale(sizes: readonly number[], deliver: number) {
@@ -41,7 +41,7 @@ export async function scale(sizes: readonly number[], deliver: number) {
       const started = performance.now()
       let delivered = 0
       while (delivered < due) {
-        const report = await stream.tick(T)
+        const report = await stream.tickAt(T)
         if (report.delivered === 0) throw new Error(`tick delivered nothing: ${JSON.stringify(report)}`)
         delivered += report.delivered
         reports.push(report)
@@ -49,7 +49,7 @@ export async function scale(sizes: readonly number[], deliver: number) {
       const elapsed = performance.now() - started
       const busy = stream.meter.read()
       stream.meter.start()
-      await stream.tick(T)
+      await stream.tickAt(T)
       const idle = stream.meter.stop()
       await state.storage.deleteAlarm()
       return {

@@ -7,7 +7,7 @@ import { streamStub } from "../systems.ts"
 import type { BenchStream } from "../worker.ts"
 import { round } from "./common.ts"
 
-/** The injected clock starts here: far ahead, so no real alarm of this stream ever fires. */
+/** The ticks' time (BenchStream.tickAt) starts here: far ahead, so no real alarm of this stream ever fires. */
 const T = Date.UTC(2100, 0, 1)
 const HOUR = 3_600_000
 
@@ -24,7 +24,7 @@ interface Week {
 
 /**
  * soak (slotwise only): `total` one-shots delivered over `weeks` simulated weeks with the default
- * 7-day retention, a batch due every hour, ticked with the injected clock (each hour's deliveries,
+ * 7-day retention, a batch due every hour, ticked at those times (each hour's deliveries,
  * then a tick at the half hour for what the window lets go). The stream must hold at most a
  * window's worth of finished rows, and a tick in the last week must cost what it cost in the first.
  */
@@ -61,7 +61,7 @@ export async function soak(total: number, weeks: number) {
       stream.meter.start()
       const started = performance.now()
       for (const at of [due, due + HOUR / 2]) {
-        for (let report = await stream.tick(at); ; report = await stream.tick(at)) {
+        for (let report = await stream.tickAt(at); ; report = await stream.tickAt(at)) {
           w.ticks++
           w.delivered += report.delivered
           if (report.claimed === 0 && report.swept === 0) break

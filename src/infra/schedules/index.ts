@@ -39,8 +39,16 @@ export type { Reply, ReplyError } from "./client/reply.ts"
 export type { ScheduleView, StreamSummary } from "./client/view.ts"
 export type { WatchSummary } from "./directory/watch-summary.ts"
 export * as Schedules from "./public.ts"
-export type { StreamHooks } from "./stream/hooks.ts"
+export type {
+  Claim,
+  DeliveryResult,
+  SettledAnswer,
+  SettlingAnswer,
+  StreamEventMap,
+  StreamListeners,
+} from "./stream/event-map.ts"
 // Types only: the class extends cloudflare:workers' DurableObject, which only the Worker entry loads.
 export type { ScheduleStream, StreamOptions } from "./stream/stream.ts"
 export { SUMMARY_ROWS_MAX } from "./stream/summary.ts"
-export { BATCH_SIZE, type TickReport } from "./stream/tick.ts"
+export { BATCH_SIZE } from "./stream/tick.ts"
+export type { TickReport } from "./stream/tick-report.ts"

@@ -6,7 +6,9 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers"
+import { Schedules } from "slotwise"
 import { beforeAll, describe, expect, it } from "vitest"
+import { consumers } from "../src/consumers.ts"
 import worker from "../src/index.ts"
 
 const SLOT = Date.UTC(2030, 0, 7, 3, 0)
@@ -41,7 +43,9 @@ describe("a Worker that adopted slotwise from its package", () => {
     expect(schedule).toMatchObject({ stream: "user-7", id: "welcome", state: "scheduled" })
 
     const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName("user-7"))
-    const report = await runInDurableObject(stub, (stream) => stream.tick(schedule.nextAt))
+    // The test's own class on the object's storage, built as the Worker's is, with a clock set at the due time.
+    const Stream = Schedules.durableObject({ consumers, clock: () => schedule.nextAt })
+    const report = await runInDurableObject(stub, (_, state) => new Stream(state, env).tick())
     expect(report).toMatchObject({ claimed: 1, delivered: 1 })
     const received = await env.DB.prepare("SELECT idempotency_key, payload FROM received").all()
     expect(received.results).toEqual([

@@ -35,8 +35,7 @@ type Nudgeable = Pick<ScheduleStream, "nudge">
 
 /**
  * Finds at most WATCHDOG_BATCH streams whose recorded alarm is long past and nudges each, six
- * at a time, each bounded in time. `now` is the slot; a stream honours it only under the test
- * clock. Throws only when the directory cannot be read.
+ * at a time, each bounded in time. `now` is the slot; each stream ticks by its own clock. Throws only when the directory cannot be read.
  */
 export async function watch(env: SlotwiseEnv, now: number, signal?: AbortSignal): Promise<WatchReport> {
   const stale = await staleStreams(env.DB, now - STALE_AFTER_MS, WATCHDOG_BATCH)
@@ -49,7 +48,7 @@ export async function watch(env: SlotwiseEnv, now: number, signal?: AbortSignal)
       const stream = entry.name
       try {
         const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(stream)) as unknown as Nudgeable
-        const reply = await within(stub.nudge(stream, { now }), NUDGE_DEADLINE_MS)
+        const reply = await within(stub.nudge(stream), NUDGE_DEADLINE_MS)
         if (reply === TIMED_OUT) report.failed.push({ stream, error: `no answer within ${NUDGE_DEADLINE_MS} ms` })
         else if (!reply.ok) report.failed.push({ stream, error: `${reply.error.code}: ${reply.error.message}` })
         // The stream armed its recovery alarm, yet its tick failed: worth a look.

@@ -1,7 +1,8 @@
 import { recoveryDelay } from "../../backoff.ts"
 import { describeError, logLine } from "../../log.ts"
-import type { DirectoryRecorder, StreamHooks } from "./hooks.ts"
+import type { StreamEmitter } from "./event-map.ts"
 import type { Retention } from "./retention.ts"
+import type { DirectoryRecorder } from "./seams.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** What the alarm needs to know of the dispatches in flight (tick.ts). */
@@ -20,6 +21,8 @@ export interface DispatchCapacity {
  */
 export class StreamAlarm {
   private recoveryMs = 0
+  /** Arms started so far: each arm's number pairs its two events. */
+  private arms = 0
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor(
@@ -28,17 +31,19 @@ export class StreamAlarm {
     private readonly recorder: DirectoryRecorder,
     private readonly retention: Retention,
     private readonly capacity: DispatchCapacity,
-    private readonly hooks: StreamHooks = {},
+    private readonly clock: () => number,
+    private readonly events: StreamEmitter,
   ) {}
 
   /**
    * Sets the alarm and records it in the D1 directory when it moved meaningfully (or always, with
    * `rewrite`). Answers the time recorded: the smallest eligible_at or the next sweep.
    */
-  async arm(now = Date.now(), rewrite = false): Promise<number | null> {
-    const armed = this.hooks.arming?.()
+  async arm(now = this.clock(), rewrite = false): Promise<number | null> {
+    const arm = ++this.arms
+    this.events.emit("alarm:arming", { arm, now })
     const next = await this.serially(() => this.set(now))
-    armed?.()
+    this.events.emit("alarm:armed", { arm, now, next })
     const retry = this.recorder.retryAt()
     await this.recorder.record(next, now, rewrite)
     // A directory write that just failed is retried by this alarm.
@@ -47,7 +52,7 @@ export class StreamAlarm {
   }
 
   /** arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. */
-  rearm(now = Date.now()): Promise<number | null> {
+  rearm(now = this.clock()): Promise<number | null> {
     return this.arm(now).catch((error) => this.recover(error, now))
   }
 
@@ -63,10 +68,10 @@ export class StreamAlarm {
     const retryAt = now + this.recoveryMs
     logLine("error", "schedule stream onError", { error: describeError(error), recoveryInMs: this.recoveryMs })
     try {
-      // The hook brackets the call itself, not its await: another arm may run meanwhile.
-      const done = this.hooks.recovering?.(now, previousMs, this.recoveryMs)
+      // The two events bracket the call itself, not its await: another arm may run meanwhile.
+      this.events.emit("recovery:arming", { now, previousMs, delayMs: this.recoveryMs, error })
       const setting = this.storage.setAlarm(retryAt)
-      done?.()
+      this.events.emit("recovery:armed", { at: retryAt })
       await setting
       return retryAt
     } catch (alarmError) {

@@ -2,6 +2,7 @@ import { logLine } from "../../log.ts"
 import * as core from "./core.ts"
 import { normalised } from "./result.ts"
 import type { ScheduleRow } from "./row.ts"
+import type { FenceRow } from "./seams.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** An attempt's result, waiting to be settled at `now`. */
@@ -10,9 +11,6 @@ export interface Answer {
   result: core.DeliveryResult
   now: number
 }
-
-/** A test's sabotage of the row a fence reads for a claim (see StreamHooks.fenceRow). */
-export type FenceRow = (row: ScheduleRow | undefined, claim: core.Claim) => ScheduleRow | undefined
 
 /**
  * The settlement (ADR 0202) of answers that came in together, in one transaction: one read of

@@ -19,9 +19,10 @@ import { ok, type Reply, refuse } from "../client/reply.ts"
 import { type ScheduleView, type StreamSummary, viewOf } from "../client/view.ts"
 import { AlarmRecorder } from "../directory/recorder.ts"
 import * as core from "./core.ts"
-import type { StreamHooks } from "./hooks.ts"
+import { StreamEmitter, type StreamListeners } from "./event-map.ts"
 import { Retention } from "./retention.ts"
 import type { ScheduleRow } from "./row.ts"
+import { seamsOf } from "./seams.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { summarize } from "./summary.ts"
 import { BATCH_SIZE, Ticker, type TickReport } from "./tick.ts"
@@ -37,13 +38,8 @@ export interface NudgeReport {
   error: string | null
 }
 
-/** Tests' injected clock; honoured only with the SLOTWISE_TEST_CLOCK binding (see injected()). */
-export interface ClockOverride {
-  now?: number
-}
-
-/** An upsert's options: the clock, and the stream's retention window as its caller declares it. */
-export interface UpsertOptions extends ClockOverride {
+/** An upsert's options: the stream's retention window as its caller declares it. */
+export interface UpsertOptions {
   /** Milliseconds finished schedules are kept (0: none); unset leaves the stream's window as it is. */
   retentionMs?: number
   /** A day the definition's cron names, as the caller's checkDefinition found it: verified, not searched again. */
@@ -54,8 +50,13 @@ export interface UpsertOptions extends ClockOverride {
 export interface StreamOptions {
   /** Every consumer the Worker's schedules may name; a name declared twice fails at start-up. */
   consumers: readonly Consumer[]
-  /** For tests and the simulator: observe (or sabotage) the delivery loop. */
-  hooks?: StreamHooks
+  /**
+   * The stream's time in epoch milliseconds (default `Date.now`): due times, leases, backoff and
+   * alarms all read it. A test passes a clock it owns to drive a stream without waiting.
+   */
+  clock?: () => number
+  /** Listeners to the delivery loop's events (StreamEventMap): for metrics or logs; they only observe. */
+  on?: StreamListeners
 }
 
 /**
@@ -65,21 +66,27 @@ export interface StreamOptions {
  * `Schedules.durableObject`.
  */
 export class ScheduleStream extends DurableObject<SlotwiseEnv> {
-  private readonly store: ScheduleStore
+  /** @internal The stream's SQL; a test subclass may reach it. */
+  protected readonly store: ScheduleStore
+  /** @internal The delivery loop; a test subclass may reach it. */
+  protected readonly ticker: Ticker
   private readonly retention: Retention
-  private readonly ticker: Ticker
   private readonly consumers: ConsumerRegistry
-  private readonly hooks: StreamHooks
+  private readonly clock: () => number
+  private readonly emitter: StreamEmitter
   private refusal: Error | undefined
 
   constructor(ctx: DurableObjectState, env: SlotwiseEnv, options: StreamOptions) {
     super(ctx, env)
+    const seams = seamsOf(options)
     this.consumers = registry(options.consumers)
-    this.hooks = options.hooks ?? {}
+    // Read at each call, so a faked Date (vitest's timers) is honoured too.
+    this.clock = options.clock ?? (() => Date.now())
+    this.emitter = new StreamEmitter(options.on)
     this.store = new ScheduleStore(ctx.storage)
     this.retention = new Retention(this.store)
-    // The recorder reads this.env at each write, so a test may swap the stream's D1.
-    const recorder = this.hooks.recorder ?? new AlarmRecorder(this.store, () => this.env.DB)
+    // The recorder reads this.env at each write, so a test subclass may swap the stream's D1.
+    const recorder = seams.recorder ?? new AlarmRecorder(this.store, () => this.env.DB)
     this.ticker = new Ticker(
       this.store,
       ctx.storage,
@@ -87,7 +94,9 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
       this.consumers,
       this.retention,
       recorder,
-      this.hooks,
+      this.clock,
+      this.emitter,
+      seams,
     )
     ctx.blockConcurrencyWhile(async () => {
       this.migrate()
@@ -103,7 +112,8 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
       this.refusal = error as Error
       logLine("error", "schedule stream refused its storage", { error: describeError(error) })
     }
-    this.hooks.storage?.(this.refusal)
+    if (this.refusal) this.emitter.emit("storage:refused", { error: this.refusal })
+    else this.emitter.emit("storage:migrated", {})
     return this.refusal
   }
 
@@ -114,7 +124,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
   }
 
   async upsert(stream: string, definition: unknown, options: UpsertOptions = {}): Promise<Reply<ScheduleView>> {
-    const now = this.injected(options.now) ?? Date.now()
+    const now = this.clock()
     const problem = this.check(stream)
     if (problem) return problem
     let spec: ScheduleSpec
@@ -169,21 +179,21 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     return ok({ schedules, cursor: rows.length === checked.limit ? (rows.at(-1)?.id ?? null) : null })
   }
 
-  async cancel(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
-    return this.transition(stream, id, core.cancel, clock)
+  async cancel(stream: string, id: string): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.cancel)
   }
 
-  async resume(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
-    return this.transition(stream, id, core.resume, clock)
+  async resume(stream: string, id: string): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.resume)
   }
 
-  async trigger(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
-    return this.transition(stream, id, core.trigger, clock)
+  async trigger(stream: string, id: string): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.trigger)
   }
 
   /** Deletes a finished or cancelled schedule now (a scheduled one is refused: cancel it first). */
-  async remove(stream: string, id: string, clock: ClockOverride = {}): Promise<Reply<ScheduleView>> {
-    return this.transition(stream, id, core.remove, clock)
+  async remove(stream: string, id: string): Promise<Reply<ScheduleView>> {
+    return this.transition(stream, id, core.remove)
   }
 
   async events(stream: string, options: EventsOptions = {}): Promise<Reply<ScheduleEvent[]>> {
@@ -197,10 +207,10 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
   }
 
   /** How many schedules in each state, how many retrying, and the overdue one due longest ago (see summary.ts). */
-  async summary(stream: string, clock: ClockOverride = {}): Promise<Reply<StreamSummary>> {
+  async summary(stream: string): Promise<Reply<StreamSummary>> {
     const problem = this.check(stream)
     if (problem) return problem
-    return ok(summarize(this.store, stream, this.injected(clock.now) ?? Date.now()))
+    return ok(summarize(this.store, stream, this.clock()))
   }
 
   /**
@@ -208,21 +218,21 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
    * ALARM_WORK_MS, so a backlog does not wait an alarm round trip per batch. Never throws.
    */
   override async alarm(): Promise<void> {
-    const started = Date.now()
+    const started = this.clock()
     let report = await this.tick()
     while (
       report.claimed === BATCH_SIZE &&
       report.error === undefined &&
       report.inFlight === 0 &&
-      Date.now() - started < ALARM_WORK_MS
+      this.clock() - started < ALARM_WORK_MS
     ) {
       report = await this.tick()
     }
   }
 
-  /** Delivers what is due at `at` (default: now); see Ticker. Never throws. */
-  tick(at?: number): Promise<TickReport> {
-    return this.ticker.tick(this.injected(at), this.ready())
+  /** Delivers what is due now, as the alarm does; see Ticker. Never throws. */
+  tick(): Promise<TickReport> {
+    return this.ticker.tick(this.ready())
   }
 
   /**
@@ -230,16 +240,16 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
    * is overdue (the tick re-arms), otherwise re-arms the alarm from storage and rewrites the
    * directory's entry, so a stale entry does not bring the watchdog back.
    */
-  async nudge(stream: string, clock: ClockOverride = {}): Promise<Reply<NudgeReport>> {
+  async nudge(stream: string): Promise<Reply<NudgeReport>> {
     const problem = this.check(stream)
     if (problem) return problem
-    const now = this.injected(clock.now) ?? Date.now()
+    const now = this.clock()
     try {
       // The directory named this object after the stream, so it is bound to it even when empty.
       if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
       const due = Math.min(this.store.nextEligibleAt() ?? Infinity, this.retention.nextSweepAt() ?? Infinity)
       if (due <= now) {
-        const report = await this.tick(clock.now)
+        const report = await this.tick()
         return ok({ ticked: true, alarm: report.alarm, delivered: report.delivered, error: report.error ?? null })
       }
       return ok({ ticked: false, alarm: await this.ticker.alarm.arm(now, true), delivered: 0, error: null })
@@ -253,11 +263,10 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     stream: string,
     id: string,
     step: (row: ScheduleRow | undefined, now: number) => core.Transition,
-    clock: ClockOverride,
   ): Promise<Reply<ScheduleView>> {
     const problem = this.check(stream) ?? this.checkId(id)
     if (problem) return problem
-    const now = this.injected(clock.now) ?? Date.now()
+    const now = this.clock()
     const transition = this.store.transaction(() => {
       const existing = this.store.get(id)
       const result = step(existing, now)
@@ -270,11 +279,6 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     }
     await this.ticker.alarm.rearm(now)
     return ok(viewOf(stream, transition.row))
-  }
-
-  /** An injected time counts only where the test-clock binding is set; elsewhere it is Date.now(). */
-  private injected(at: number | undefined): number | undefined {
-    return this.env.SLOTWISE_TEST_CLOCK === "1" ? at : undefined
   }
 
   private check(stream: string): Reply<never> | undefined {
@@ -305,7 +309,8 @@ export type ScheduleStreamClass = new (ctx: DurableObjectState, env: SlotwiseEnv
 
 /**
  * Builds the Worker's ScheduleStream Durable Object class from its consumers. Export a class
- * extending it under the name wrangler.toml binds.
+ * extending it under the name wrangler.toml binds. `on` listens to the delivery loop's events
+ * (StreamEventMap), e.g. for metrics; `clock` replaces `Date.now` as the stream's time.
  *
  * @example
  * ```ts
@@ -313,7 +318,15 @@ export type ScheduleStreamClass = new (ctx: DurableObjectState, env: SlotwiseEnv
  * import { Schedules } from "slotwise"
  * import { consumers } from "./consumers"
  *
- * export class ScheduleStream extends Schedules.durableObject({ consumers }) {}
+ * export class ScheduleStream extends Schedules.durableObject({
+ *   consumers,
+ *   on: {
+ *     "settlement:committed": ({ stream, settled }) => {
+ *       for (const { result, stale } of settled) metrics.count("deliveries", { stream, outcome: stale ? "stale" : result.status })
+ *     },
+ *     "recovery:arming": ({ delayMs }) => metrics.count("stream_recoveries", { delayMs }),
+ *   },
+ * }) {}
  * ```
  */
 export function durableObject(options: StreamOptions): ScheduleStreamClass {

@@ -5,10 +5,14 @@ import { StreamAlarm } from "./alarm.ts"
 import { type Claimed, claimDue } from "./claim.ts"
 import * as core from "./core.ts"
 import { dispatch } from "./dispatch.ts"
-import type { DirectoryRecorder, StreamHooks } from "./hooks.ts"
+import type { SettlingAnswer, StreamEmitter } from "./event-map.ts"
 import type { Retention } from "./retention.ts"
+import type { DirectoryRecorder, StreamSeams } from "./seams.ts"
 import { type Answer, Settlements, settleAll } from "./settlement.ts"
 import type { ScheduleStore } from "./store.ts"
+import type { TickReport } from "./tick-report.ts"
+
+export type { TickReport } from "./tick-report.ts"
 
 /** At most this many rows are claimed and dispatched by one tick, and in flight per stream (ADR 0202). */
 export const BATCH_SIZE = 32
@@ -16,25 +20,6 @@ export const BATCH_SIZE = 32
 export const YIELD_AFTER_MS = 30_000
 /** The lease of a claim whose consumer is not declared (a rolling deploy): it is retried at once anyway. */
 export const UNDECLARED_CONSUMER_LEASE_MS = 60_000
-
-export interface TickReport {
-  now: number
-  claimed: number
-  delivered: number
-  /** Failed attempts that will be retried, and occurrences skipped by maxAttempts. */
-  retried: number
-  failed: number
-  /** Results the settlement fence refused: they wrote nothing. */
-  stale: number
-  /** Deliveries still running when the tick yielded; they settle on their own. */
-  inFlight: number
-  /** Finished rows deleted because they fell out of the stream's retention window. */
-  swept: number
-  alarm: number | null
-  error?: string
-  rowsRead: number
-  rowsWritten: number
-}
 
 /**
  * A stream's delivery loop: claim up to 32 due rows, dispatch them concurrently, settle each
@@ -57,25 +42,43 @@ export class Ticker {
     private readonly consumers: ConsumerRegistry,
     private readonly retention: Retention,
     recorder: DirectoryRecorder,
-    private readonly hooks: StreamHooks = {},
+    /** The stream's clock (Date.now unless one was given where the class was built). */
+    private readonly clock: () => number,
+    private readonly events: StreamEmitter,
+    seams: StreamSeams = {},
   ) {
-    this.yieldAfterMs = hooks.yieldAfterMs ?? YIELD_AFTER_MS
+    this.yieldAfterMs = seams.yieldAfterMs ?? YIELD_AFTER_MS
     const capacity = { full: () => this.inFlight >= BATCH_SIZE, waitMs: this.yieldAfterMs }
-    this.alarm = new StreamAlarm(storage, store, recorder, retention, capacity, hooks)
+    this.alarm = new StreamAlarm(storage, store, recorder, retention, capacity, clock, events)
     this.settlements = new Settlements(
-      (answers) => {
-        const write = () => settleAll(this.store, this.stream ?? "", answers, hooks.fenceRow)
-        return hooks.settling ? hooks.settling(write, answers) : write()
-      },
+      (answers) => this.settle(answers, seams),
       () => this.alarm.rearm(),
       () => this.inFlight,
     )
   }
 
+  /** settleAll, reported to the listeners before and after. */
+  private settle(answers: readonly Answer[], seams: StreamSeams): core.Transition[] {
+    const stream = this.stream ?? ""
+    this.events.emit("settlement:started", { stream, answers })
+    let transitions: core.Transition[]
+    try {
+      transitions = settleAll(this.store, stream, answers, seams.fenceRow)
+    } catch (error) {
+      this.events.emit("settlement:failed", { stream, answers, error })
+      throw error
+    }
+    const settled = answers.map((answer: SettlingAnswer, i) => ({
+      ...answer,
+      stale: !core.changed(transitions[i] as core.Transition),
+    }))
+    this.events.emit("settlement:committed", { stream, settled })
+    return transitions
+  }
+
   /** Never throws: a storage error is logged and arms one recovery alarm (1 s doubling to 60 s). */
-  async tick(at: number | undefined, refusal: Error | undefined): Promise<TickReport> {
-    // One clock per tick: an injected time (tests) stands for the whole tick, with no real time mixed in.
-    const clock = at === undefined ? Date.now : () => at
+  async tick(refusal: Error | undefined): Promise<TickReport> {
+    const clock = this.clock
     const before = { ...this.store.counts }
     const report: TickReport = {
       now: clock(),
@@ -95,7 +98,7 @@ export class Ticker {
       // Cached only once set: a tick before the first upsert must not pin an empty name into keys.
       this.stream ??= this.store.meta("stream")
       const stream = this.stream ?? ""
-      const { claims, error: claimError } = this.claim(report.now)
+      const { claims, error: claimError } = this.claim(stream, report.now)
       report.claimed = claims.length
       const late = { yielded: false }
       const settling = Promise.all(claims.map((claimed) => this.deliverAndSettle(stream, claimed, clock, report, late)))
@@ -105,9 +108,10 @@ export class Ticker {
         report.inFlight = claims.length - report.delivered - report.retried - report.failed - report.stale
         void settling.then((answers) => {
           const rearmed = this.afterSettling(claimError ?? answers.find(Boolean), clock)
-          this.hooks.later?.(rearmed)
+          this.events.emit("tick:drained", { stream, rearmed })
           return rearmed
         })
+        this.events.emit("tick:yielded", { stream, inFlight: report.inFlight })
         if (claimError) throw claimError
       } else {
         const error = claimError ?? errors.find(Boolean)
@@ -124,17 +128,19 @@ export class Ticker {
     report.rowsRead = this.store.counts.rowsRead - before.rowsRead
     report.rowsWritten = this.store.counts.rowsWritten - before.rowsWritten
     if (report.claimed > 0 || report.swept > 0) logLine("info", "schedule.tick", { stream: this.stream, ...report })
+    this.events.emit("tick:finished", { stream: this.stream ?? "", report })
     return report
   }
 
   /** The claims of this tick within the dispatch capacity; a storage error claims none and is answered. */
-  private claim(now: number): { claims: Claimed[]; error?: unknown } {
-    this.hooks.claiming?.()
+  private claim(stream: string, now: number): { claims: Claimed[]; error?: unknown } {
+    this.events.emit("tick:claiming", { stream, now })
     const leaseOf = (name: string) => this.consumers.get(name)?.leaseMs ?? UNDECLARED_CONSUMER_LEASE_MS
     try {
       const claims = claimDue(this.store, now, BATCH_SIZE - this.inFlight, leaseOf)
       this.inFlight += claims.length
-      for (const { row, claim } of claims) this.hooks.claimed?.(row, claim)
+      for (const { row, claim } of claims)
+        this.events.emit("delivery:claimed", { stream, consumer: row.consumer, claim })
       return { claims }
     } catch (error) {
       return { claims: [], error }

@@ -1,0 +1,81 @@
+import { describeError, logLine } from "../../log.ts"
+import type { Claim, DeliveryResult } from "./core.ts"
+import type { TickReport } from "./tick-report.ts"
+
+export type { Claim, DeliveryResult } from "./core.ts"
+
+/** One answer of a settlement: the claim it settles, the consumer's result, and the time it settles at. */
+export interface SettlingAnswer {
+  claim: Claim
+  result: DeliveryResult
+  now: number
+}
+
+/** A settled answer; `stale` when the fence refused it (its lease ended or the row moved on) and it wrote nothing. */
+export interface SettledAnswer extends SettlingAnswer {
+  stale: boolean
+}
+
+/**
+ * What a stream's delivery loop reports as it runs, each event with its payload: listen through
+ * `Schedules.durableObject({ on })`, for metrics or logs. Listeners only observe: they run
+ * synchronously where the event happens, and one that throws (or rejects) is logged once per
+ * event name and never reaches the loop.
+ */
+export interface StreamEventMap {
+  /** The stream's storage was brought up to date (at start, or on a call after a refusal). */
+  "storage:migrated": Record<string, never>
+  /** The stream refused its storage: calls answer `unavailable` until a migration succeeds (a newer schema: newer code). */
+  "storage:refused": { error: Error }
+  /** A tick is about to select and claim the rows due at `now`. */
+  "tick:claiming": { stream: string; now: number }
+  /** A due row was claimed for one attempt; its consumer is called next. */
+  "delivery:claimed": { stream: string; consumer: string; claim: Claim }
+  /** Answers that came in together are about to be settled, in one transaction. */
+  "settlement:started": { stream: string; answers: readonly SettlingAnswer[] }
+  /** They were settled. */
+  "settlement:committed": { stream: string; settled: readonly SettledAnswer[] }
+  /** Their transaction failed and wrote nothing: the leases run out and the alarm recovers. */
+  "settlement:failed": { stream: string; answers: readonly SettlingAnswer[]; error: unknown }
+  /** A tick returned with `inFlight` deliveries still out; they settle as they answer. */
+  "tick:yielded": { stream: string; inFlight: number }
+  /** The deliveries a yielded tick left out have all settled; `rearmed` resolves once the alarm is re-armed after them. */
+  "tick:drained": { stream: string; rearmed: Promise<void> }
+  /** A tick ended, with the report `tick()` answers. */
+  "tick:finished": { stream: string; report: TickReport }
+  /** An arm starts (`arm` numbers it); it reads the smallest eligible_at next. Arms run one after another. */
+  "alarm:arming": { arm: number; now: number }
+  /** Arm `arm` set the alarm; `next` is the time the directory records (the smallest eligible_at or the next sweep). */
+  "alarm:armed": { arm: number; now: number; next: number | null }
+  /** A storage error: one recovery alarm is about to be set `delayMs` after `now` (the previous delay was `previousMs`). */
+  "recovery:arming": { now: number; previousMs: number; delayMs: number; error: unknown }
+  /** The recovery alarm's write was issued, for `at`. */
+  "recovery:armed": { at: number }
+}
+
+/** One listener per event, each optional. */
+export type StreamListeners = { [E in keyof StreamEventMap]?: (event: StreamEventMap[E]) => void }
+
+/** Calls a stream's listeners; a listener's throw or rejection is logged once per event and never thrown on. */
+export class StreamEmitter {
+  private readonly logged = new Set<string>()
+
+  constructor(private readonly listeners: StreamListeners = {}) {}
+
+  emit<E extends keyof StreamEventMap>(name: E, event: StreamEventMap[E]): void {
+    const listener = this.listeners[name] as ((event: StreamEventMap[E]) => unknown) | undefined
+    if (listener === undefined) return
+    try {
+      const returned = listener(event)
+      if (returned instanceof Promise) returned.catch((error: unknown) => this.failed(name, error))
+    } catch (error) {
+      this.failed(name, error)
+    }
+  }
+
+  private failed(name: string, error: unknown): void {
+    if (this.logged.has(name)) return
+    this.logged.add(name)
+    logLine("error", "schedule stream listener threw", { event: name, error: describeError(error) })
+  }
+}
