@@ -10,11 +10,13 @@ export type { SlotwiseEnv } from "./env.ts"
 export { streamsRequired } from "./http/streams-required.ts"
 export {
   DuplicateJobError,
+  type HeartbeatOptions,
   type Job,
   type JobContext,
   type JobDefinition,
   JobDefinitionError,
   Jobs,
+  type RunDeps,
   type RunOutcome,
   type RunRecord,
   type RunResult,

@@ -2,7 +2,7 @@
 
 export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"
-export { beat, HEARTBEAT_CRON } from "./heartbeat.ts"
+export { beat, HEARTBEAT_CRON, type HeartbeatOptions } from "./heartbeat.ts"
 // The claim and the lease queries (claim.ts, lease.ts) name drizzle types, so callers import them by path:
 // this barrel reaches the published declarations, which never import drizzle's.
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
