@@ -8,8 +8,6 @@ import { useTracer } from "./tracing/index.ts"
 import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
-// A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
-export * as Schedules from "./schedules/public-worker.ts"
 export type {
   Claim,
   DeliveryResult,
@@ -19,6 +17,8 @@ export type {
   StreamListeners,
   TickReport,
 } from "./schedules/index.ts"
+// A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
+export * as Schedules from "./schedules/public-worker.ts"
 export { ScheduleStream, type StreamOptions } from "./schedules/stream/stream.ts"
 
 // On a Worker, job runs and deliveries are spans of the invocation's trace (wrangler.toml enables traces).
