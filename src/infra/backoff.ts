@@ -6,7 +6,7 @@
 /** The longest a failed attempt waits for its retry. */
 export const MAX_DURABLE_DELAY_MS = 60_000
 
-/** ADR 0202's durable backoff from the attempt count stored in the row: 1, 2, 4, ... 32, then 60 s. */
+/** The durable backoff (ARCHITECTURE.md, "Retry") from the attempt count stored in the row: 1, 2, 4, ... 32, then 60 s. */
 export function durableDelay(attempts: number): number {
   if (!(Number.isInteger(attempts) && attempts >= 1)) {
     throw new RangeError(`attempts must be an integer of at least 1, got ${attempts}`)

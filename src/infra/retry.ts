@@ -1,7 +1,7 @@
 // The durable backoffs (a row's attempt count, a stream's recovery alarm) are named here too, beside the in-process ones.
 export { durableDelay, recoveryDelay } from "./backoff.ts"
 
-/** Exponential gaps capped at `capMs`, jittered, ending after `retries` retries (seed Decision 3). */
+/** Exponential gaps capped at `capMs`, jittered, ending after `retries` retries (ARCHITECTURE.md, "Retry"). */
 export interface RetryPolicy {
   name: string
   baseMs: number
@@ -56,7 +56,7 @@ const defaultSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve,
 
 export interface RetryOptions {
   policy: RetryPolicy
-  /** Retry only while this is true of the failure: say what is safe to replay (seed Decision 2). */
+  /** Retry only while this is true of the failure: say what is safe to replay (ARCHITECTURE.md, "Retry"). */
   while: (error: unknown) => boolean
   sleep?: Sleep
   random?: Random

@@ -9,7 +9,7 @@ export interface ClaimRequest {
 }
 
 /**
- * Seed Decision 5, written once: the claim as one SQL text that D1, SQLite (libSQL) and Postgres
+ * ARCHITECTURE.md, "A slot's claim and release", written once: the claim as one SQL text that D1, SQLite (libSQL) and Postgres
  * run unchanged, only the placeholders numbered by each driver. One row back means `holder` owns
  * the slot. `last_slot < slot` stops a retried or late fire; `lease_until < now` stops overlap; a
  * lease beyond now + 2 x lease was written by a clock that jumped, and is reclaimed.

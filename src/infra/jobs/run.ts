@@ -42,7 +42,7 @@ export const D1_DEADLINE_MS = 5_000
  * The one boundary around a job: claim the slot if exclusive, run under the timeout,
  * release, and write one log line, all inside a `job.run` span (job, slot, run id and outcome
  * as attributes, an error recorded; the status unset when another run holds the slot). It never throws and never retries: a failed slot is healed
- * by the next one (seed Decision 4).
+ * by the next one (ARCHITECTURE.md, "A run").
  *
  * @example
  * ```ts

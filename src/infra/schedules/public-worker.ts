@@ -1,5 +1,5 @@
 /**
- * The `Schedules` namespace on a Worker: every runtime's, and the Durable Object class. Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the Durable Object
+ * The `Schedules` namespace on a Worker: every runtime's, and the Durable Object class. Durable schedules (ARCHITECTURE.md, "Schedules: a stream"): a stream's client, a consumer's declaration, the Durable Object
  * class built from the consumers, the outcomes a consumer answers, and the watchdog job that
  * heals a lost alarm.
  *

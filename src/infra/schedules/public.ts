@@ -1,5 +1,5 @@
 /**
- * The `Schedules` namespace of every runtime (the package exports it as `Schedules`). Durable schedules (ADR 0202): a stream's client, a consumer's declaration, the outcomes a
+ * The `Schedules` namespace of every runtime (the package exports it as `Schedules`). Durable schedules (ARCHITECTURE.md, "Schedules: a stream"): a stream's client, a consumer's declaration, the outcomes a
  * consumer answers, and the watchdog job that heals a lost alarm. The Durable Object class itself
  * (`Schedules.durableObject`) is Worker-only: the `slotwise` entry adds it, so this module loads
  * on any runtime.

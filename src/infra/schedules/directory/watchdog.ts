@@ -67,7 +67,7 @@ export async function watch(env: SlotwiseEnv, now: number, signal?: AbortSignal)
   return report
 }
 
-/** Re-arms streams whose alarm was lost (ADR 0202 keeps one alarm per stream; this notices when it is gone). */
+/** Re-arms streams whose alarm was lost (a stream keeps one alarm; this notices when it is gone: ARCHITECTURE.md, "the directory and the watchdog"). */
 export const alarmWatchdog = Jobs.make({
   name: "schedules.alarm-watchdog",
   cron: "* * * * *",

@@ -14,7 +14,7 @@ export interface DispatchCapacity {
 }
 
 /**
- * A stream's one alarm (ADR 0202): always the smallest eligible_at, or the next retention sweep,
+ * A stream's one alarm (ARCHITECTURE.md, "Deliveries": re-arm): always the smallest eligible_at, or the next retention sweep,
  * or a directory write owed after a failure, whichever comes first; and, after a storage error,
  * one recovery alarm 1 s doubling to 60 s. Arms run one after another, each reading storage at
  * its own turn, and touch storage only when the time changes.

@@ -9,7 +9,7 @@ export interface Claimed {
 }
 
 /**
- * The claim (ADR 0202): selects at most `limit` due rows and claims them in one transaction, each
+ * The claim (ARCHITECTURE.md, "Deliveries"): selects at most `limit` due rows and claims them in one transaction, each
  * rechecked by the core against what the selection saw, with a fresh token and `leaseOf` its
  * consumer. A last allowed attempt that was lost is given up instead. An idle tick only reads;
  * a storage error claims none of them (the transaction rolls back) and is thrown.

@@ -13,7 +13,7 @@ export interface Answer {
 }
 
 /**
- * The settlement (ADR 0202) of answers that came in together, in one transaction: one read of
+ * The settlement (ARCHITECTURE.md, "Deliveries") of answers that came in together, in one transaction: one read of
  * their rows, then each fence checked on its own (state, token, unexpired lease, occurrence, due
  * time), each row advanced as stored now (an upsert while the claim was out may have changed its
  * timing or rules). Only the changed columns are written, rows changing the same columns in one

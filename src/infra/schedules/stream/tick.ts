@@ -14,7 +14,7 @@ import type { TickReport } from "./tick-report.ts"
 
 export type { TickReport } from "./tick-report.ts"
 
-/** At most this many rows are claimed and dispatched by one tick, and in flight per stream (ADR 0202). */
+/** At most this many rows are claimed and dispatched by one tick, and in flight per stream (ARCHITECTURE.md, "Deliveries"). */
 export const BATCH_SIZE = 32
 /** A tick waiting on slow consumers returns by then; their results settle when they come. */
 export const YIELD_AFTER_MS = 30_000
