@@ -4,8 +4,11 @@ import { Schedules } from "slotwise"
 export const echo = Schedules.consumer<{ message: string }>({
   name: "adopter.echo",
   deliver: async (delivery, { env }) => {
-    await env.DB.prepare("INSERT INTO received (idempotency_key, payload) VALUES (?, ?) ON CONFLICT DO NOTHING")
-      .bind(delivery.idempotencyKey, JSON.stringify(delivery.payload))
+    // dueAt is a Date: D1 binds numbers, strings and null, so store its epoch milliseconds.
+    await env.DB.prepare(
+      "INSERT INTO received (idempotency_key, payload, due_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+    )
+      .bind(delivery.idempotencyKey, JSON.stringify(delivery.payload), delivery.dueAt.getTime())
       .run()
   },
 })

@@ -5,6 +5,7 @@ import { consumers } from "./consumers.ts"
 import { jobs } from "./jobs.ts"
 
 const workerJobs = Jobs.registry([...jobs, Schedules.watchdog])
+const heartbeat = Jobs.heartbeat(workerJobs)
 
 const app = new Hono<{ Bindings: Env }>()
   .get("/", (c) => c.text("the adopter's own route"))
@@ -20,9 +21,17 @@ const app = new Hono<{ Bindings: Env }>()
   })
   .route("/ops", admin({ jobs: workerJobs, consumers }))
 
+/** The Worker's own nightly task, on the Cron Trigger it had before slotwise. */
+async function nightlyExport(env: Env, scheduledTime: number) {
+  await env.DB.prepare("INSERT INTO exports (at) VALUES (?) ON CONFLICT DO NOTHING").bind(scheduledTime).run()
+}
+
 export class ScheduleStream extends Schedules.durableObject({ consumers }) {}
 
 export default {
   fetch: app.fetch,
-  scheduled: Jobs.heartbeat(workerJobs),
+  scheduled: async (controller, env, ctx) => {
+    if (controller.cron === "0 3 * * *") return nightlyExport(env, controller.scheduledTime)
+    await heartbeat(controller, env, ctx) // "* * * * *": slotwise's jobs
+  },
 } satisfies ExportedHandler<Env>

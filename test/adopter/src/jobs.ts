@@ -1,8 +1,8 @@
 import { Jobs } from "slotwise"
 
 /** Writes one report row per slot: an exclusive job, so two heartbeats of one slot write one row. */
-export const nightlyReport = Jobs.make({
-  name: "reports.nightly",
+export const minutelyReport = Jobs.make({
+  name: "reports.minutely",
   cron: "* * * * *",
   exclusive: true,
   timeout: "30 seconds",
@@ -11,4 +11,4 @@ export const nightlyReport = Jobs.make({
   },
 })
 
-export const jobs = Jobs.registry([nightlyReport])
+export const jobs = Jobs.registry([minutelyReport])
