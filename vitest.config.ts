@@ -15,7 +15,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // The page imports the dashboard's bundle, which git does not hold: built once before any project runs.
-      globalSetup: ["./scripts/dashboard/global-setup.ts"],
+      globalSetup: ["./scripts/generate/global-setup.ts"],
       // browser: wrangler dev and Chromium stop in their own time.
       teardownTimeout: 60_000,
       // In CI the run also writes one JSON report; .ci/run prints its totals as the closing line.

@@ -1,4 +1,4 @@
-import { writeDashboard } from "../dashboard/bundle.ts"
+import { writeGenerated } from "../generate/index.ts"
 import { DEV_VARS, ensureDevVars } from "./dev-vars.ts"
 import { say } from "./log.ts"
 import { applyLocalMigrations } from "./migrations.ts"
@@ -20,11 +20,11 @@ export const applyMigrations: PrepareStep = {
   run: applyLocalMigrations,
 }
 
-/** The dashboard's browser code, bundled into the module the page imports, so an edit shows at the next start. */
-export const bundleDashboardStep: PrepareStep = {
-  name: "bundle the dashboard's browser code",
+/** The generated modules (the dashboard's bundle, the OpenAPI document), so an edit shows at the next start. */
+export const generatedModulesStep: PrepareStep = {
+  name: "write the dashboard's bundle and the OpenAPI document",
   run: async () => {
-    if (await writeDashboard()) say("the dashboard's bundle changed: src/infra/admin/dashboard/script.generated.ts")
+    for (const { file, changed } of await writeGenerated()) if (changed) say(`${file} changed`)
   },
 }
 
@@ -41,7 +41,7 @@ export const devVars: PrepareStep = {
 }
 
 /** The hook point: steps run in this order before `wrangler dev` starts. */
-export const prepareSteps: PrepareStep[] = [devVars, bundleDashboardStep, applyMigrations]
+export const prepareSteps: PrepareStep[] = [devVars, generatedModulesStep, applyMigrations]
 
 export async function prepare(steps: readonly PrepareStep[], ctx: DevContext): Promise<void> {
   for (const step of steps) {
