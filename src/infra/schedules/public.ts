@@ -1,6 +1,6 @@
 /**
  * The `Schedules` namespace of every runtime (the package exports it as `Schedules`). Durable schedules (ARCHITECTURE.md, "Schedules: a stream"): a stream's client, a consumer's declaration, the outcomes a
- * consumer answers, and the watchdog job that heals a lost alarm. The Durable Object class itself
+ * consumer answers, a consumer that starts a Cloudflare Workflow, and the watchdog job that heals a lost alarm. The Durable Object class itself
  * (`Schedules.durableObject`) is Worker-only: the `slotwise` entry adds it, so this module loads
  * on any runtime.
  *
@@ -19,4 +19,10 @@
 
 export { stream } from "./client/client.ts"
 export { consumer, retry, terminal } from "./client/consumer.ts"
+export {
+  type WorkflowConsumerDefinition,
+  type WorkflowParams,
+  workflow,
+  workflowInstanceId,
+} from "./client/workflow.ts"
 export { alarmWatchdog as watchdog } from "./directory/watchdog.ts"
