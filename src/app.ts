@@ -4,6 +4,7 @@ import { type AdminOptions, admin, requireAdmin } from "slotwise/admin"
 import { describeError, ScheduleDefinitionError, streamsRequired } from "slotwise/portable"
 import { problem } from "./http/problem.ts"
 import { billingRoutes } from "./slices/billing/index.ts"
+import { statementRoutes } from "./slices/statements/index.ts"
 
 /** The Worker's routes: health, the billing slice (behind admin access) and admin, over the jobs and consumers given. */
 export function createApp({ jobs, consumers }: AdminOptions) {
@@ -15,6 +16,9 @@ export function createApp({ jobs, consumers }: AdminOptions) {
     .on("POST", ["/billing/trials", "/billing/usage"], streamsRequired)
     .on(["GET", "PUT", "DELETE"], "/billing/usage/:account/webhook", streamsRequired)
     .route("/billing", billingRoutes)
+    // Statements are Workflow instances started by a schedule: Worker-only too.
+    .use("/statements/*", requireAdmin, streamsRequired)
+    .route("/statements", statementRoutes)
     .get("/admin/", (c) => c.redirect("/admin", 308))
     .route("/admin", admin({ jobs, consumers }))
 

@@ -10,6 +10,9 @@ const app = createApp({ jobs: workerJobs, consumers })
 /** One Durable Object per schedule stream, delivering to these consumers (wrangler.toml binds it as SCHEDULES). */
 export class ScheduleStream extends Schedules.durableObject({ consumers }) {}
 
+/** The statements slice's Workflow (wrangler.toml binds it as STATEMENTS); the statements.monthly schedule starts it. */
+export { StatementWorkflow } from "./slices/statements/workflow.ts"
+
 export default {
   fetch: app.fetch,
   scheduled: Jobs.heartbeat(workerJobs),

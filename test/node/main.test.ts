@@ -93,7 +93,7 @@ describe("src/main.ts, two processes on one database file", () => {
     expect(ran[0]).toMatchObject({ level: "info", outcome: "ran", ms: expect.any(Number), runId: expect.any(String) })
   })
 
-  it("answers 501 for stream routes and the billing routes that need streams, writing nothing", async () => {
+  it("answers 501 for stream routes and the billing and statements routes that need streams, writing nothing", async () => {
     const [replica] = replicas
     const call = (method: string, route: string, body?: unknown) =>
       fetch(`${replica!.url}${route}`, {
@@ -107,6 +107,7 @@ describe("src/main.ts, two processes on one database file", () => {
       await call("PUT", "/billing/usage/acme/webhook", { url: "https://example.com/hook" }),
       await call("GET", "/billing/usage/acme/webhook"),
       await call("DELETE", "/billing/usage/acme/webhook"),
+      await call("PUT", "/statements/acme"),
       await call("GET", "/admin/streams"),
       await call("PUT", "/admin/streams/acme/schedules/ping", { consumer: "billing.usage-report", after: "1 minute" }),
     ]

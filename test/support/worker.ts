@@ -15,6 +15,8 @@ export const app = createApp({ jobs: workerJobs, consumers })
 /** Each object owns a clock its tests set (`setNow`): the tests' stand-in for `Schedules.durableObject({ consumers, clock })`. */
 export class ScheduleStream extends testStreamClass({ consumers }) {}
 
+export { StatementWorkflow } from "../../src/slices/statements/workflow.ts"
+
 export default {
   fetch: app.fetch,
   scheduled: Jobs.heartbeat(workerJobs),

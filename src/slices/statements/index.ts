@@ -1,0 +1,2 @@
+export { monthlyStatement } from "./consumers.ts"
+export { statementRoutes } from "./routes.ts"
