@@ -56,10 +56,18 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const url = options.databaseUrl === undefined ? {} : { SLOTWISE_DATABASE_URL: options.databaseUrl }
   const settings = { ...containerSettings({ ...process.env, ...url }), ...definedOnly(options) }
   const database = await openContainerDatabase(settings)
-  const applied = await database.migrate(settings.migrations)
-  if (applied.length > 0) logLine("info", "container.migrated", { applied })
-  const runtime = createRuntime({ jobs: options.jobs, d1: database.d1, vars: options.vars ?? process.env })
-  const server = await listen(options.app, runtime.env, runtime.executionContext, settings)
+  let runtime: Runtime
+  let server: Awaited<ReturnType<typeof listen>>
+  try {
+    const applied = await database.migrate(settings.migrations)
+    if (applied.length > 0) logLine("info", "container.migrated", { applied })
+    runtime = createRuntime({ jobs: options.jobs, d1: database.d1, vars: options.vars ?? process.env })
+    server = await listen(options.app, runtime.env, runtime.executionContext, settings)
+  } catch (error) {
+    // A pool left open would keep the process alive after a failed start.
+    await database.close().catch(() => {})
+    throw error
+  }
   const fire = (scheduledTime: number) => void runtime.beat(scheduledTime)
   const timer = startMinuteTimer(fire)
   fire(Date.now())

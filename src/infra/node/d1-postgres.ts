@@ -13,7 +13,7 @@ function toValue(value: unknown, index: number): Value {
 
 /**
  * D1's `?` placeholders numbered as Postgres wants them ($1, $2, …), outside string literals, quoted
- * identifiers and comments, where a `?` is text.
+ * identifiers and `--` comments, where a `?` is text.
  */
 export function numberPlaceholders(sql: string): string {
   let out = ""
