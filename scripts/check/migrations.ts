@@ -3,7 +3,7 @@
  * migrations (src/infra/migrations) as `slotwise-migrations` copies them, NNNN_slotwise_<name>.sql, byte for
  * byte and in the engine's order, and no slotwise_ copy the engine does not have.
  */
-import { readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -43,12 +43,39 @@ export function migrationDrift(engineDir: string, appDir: string): string[] {
   return problems
 }
 
-const problems = migrationDrift(ENGINE, APP)
+/**
+ * Each way a folder's PostgreSQL twins (its postgres/ subfolder, for the container on PostgreSQL) differ from
+ * its D1 migrations: one twin per migration, the same file name; and migrations/postgres/ holds each engine
+ * twin, byte for byte, under the name of the app's copy of that engine migration.
+ */
+export function postgresTwinDrift(engineDir: string, appDir: string): string[] {
+  const problems: string[] = []
+  for (const dir of [engineDir, appDir]) {
+    const d1 = new Set(sqlFiles(dir))
+    const twins = new Set(sqlFiles(path.join(dir, "postgres")))
+    const shown = path.relative(ROOT, dir)
+    for (const file of d1)
+      if (!twins.has(file)) problems.push(`${shown}/${file} has no PostgreSQL twin ${shown}/postgres/${file}`)
+    for (const file of twins)
+      if (!d1.has(file)) problems.push(`${shown}/postgres/${file} is the twin of no D1 migration`)
+  }
+  const engineTwins = path.join(engineDir, "postgres")
+  for (const file of sqlFiles(engineTwins)) {
+    const copy = sqlFiles(appDir).find((name) => COPY.exec(name)?.[1] === file.replace(/^\d+_/, ""))
+    const twin = copy && path.join(appDir, "postgres", copy)
+    if (twin && existsSync(twin) && !readFileSync(path.join(engineTwins, file)).equals(readFileSync(twin)))
+      problems.push(`migrations/postgres/${copy} differs from src/infra/migrations/postgres/${file}`)
+  }
+  return problems
+}
+
+const problems = [...migrationDrift(ENGINE, APP), ...postgresTwinDrift(ENGINE, APP)]
 if (problems.length > 0) {
   console.error(
-    `migrations/ has drifted from the engine's D1 migrations:\n  ${problems.join("\n  ")}\n` +
+    `migrations/ has drifted from the engine's D1 migrations or their PostgreSQL twins:\n  ${problems.join("\n  ")}\n` +
       "A missing copy: `npm run build && node bin/slotwise-migrations.js migrations`. A changed engine migration that\n" +
-      "was released: add a new one instead; a copy edited by hand: copy the engine's file back.",
+      "was released: add a new one instead; a copy edited by hand: copy the engine's file back. A missing PostgreSQL\n" +
+      "twin: write it (BIGINT for epoch milliseconds) under postgres/ with the D1 file's name.",
   )
   process.exitCode = 1
-} else console.log("migrations/: every engine migration copied unchanged, in order")
+} else console.log("migrations/: every engine migration copied unchanged, in order; every one has its PostgreSQL twin")

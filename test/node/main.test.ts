@@ -3,6 +3,7 @@ import path from "node:path"
 import { createClient } from "@libsql/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshFileUrl } from "./engines.ts"
+import { freshPostgresDatabase } from "./postgres-database.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
 const TOKEN = "main-test-token"
@@ -56,12 +57,16 @@ const waitFor = async (check: () => boolean, what: string) => {
   }
 }
 
+// The bundle `npm run start:node` builds, built once for every process below.
+beforeAll(() => {
+  execFileSync("npm", ["run", "--silent", "build:container"], { cwd: root, stdio: "inherit" })
+})
+
 describe("src/main.ts, two processes on one database file", () => {
   const databaseUrl = freshFileUrl()
   let replicas: Replica[] = []
 
   beforeAll(async () => {
-    execFileSync("npm", ["run", "--silent", "build:container"], { cwd: root, stdio: "inherit" })
     replicas = await Promise.all([startMain(databaseUrl), startMain(databaseUrl)])
   })
   afterAll(() => {
@@ -152,5 +157,31 @@ describe("src/main.ts, two processes on one database file", () => {
     for (const replica of replicas) {
       expect(replica.lines.at(-1)).toMatchObject({ message: "container.stopped", abandoned: 0 })
     }
+  })
+})
+
+describe("src/main.ts on PostgreSQL (SLOTWISE_DATABASE_URL=postgres://…)", () => {
+  let replica: Replica | undefined
+
+  beforeAll(async () => {
+    replica = await startMain(await freshPostgresDatabase())
+  })
+  afterAll(() => replica?.process.kill("SIGKILL"))
+
+  it("applies the PostgreSQL migrations, writes job.run lines and answers /admin/health", async () => {
+    const started = replica as Replica
+    expect(started.lines.find((line) => line.message === "container.migrated")?.applied).toContain(
+      "0001_slotwise_jobs_leases.sql",
+    )
+    await waitFor(
+      () => started.lines.some((line) => line.message === "job.run" && line.outcome === "ran"),
+      "a job.run line with outcome ran",
+    )
+    const health = await fetch(`${started.url}/admin/health`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ ok: true, heartbeat: { status: "alive" } })
+    started.process.kill("SIGTERM")
+    expect(await started.exited).toBe(0)
+    expect(started.lines.at(-1)).toMatchObject({ message: "container.stopped", abandoned: 0 })
   })
 })

@@ -47,7 +47,7 @@ describe("the published package", () => {
     expect(manifest.dependencies ?? {}).not.toHaveProperty("hono")
     expect(manifest.dependencies ?? {}).not.toHaveProperty("@opentelemetry/api")
     expect(manifest.peerDependencies).toMatchObject({ hono: expect.any(String), "@opentelemetry/api": "^1.9.0" })
-    for (const name of ["@libsql/client", "@hono/node-server"]) {
+    for (const name of ["@libsql/client", "@hono/node-server", "pg"]) {
       expect(manifest.dependencies ?? {}).not.toHaveProperty(name)
       expect(manifest.peerDependenciesMeta?.[name]).toEqual({ optional: true })
     }
@@ -57,6 +57,7 @@ describe("the published package", () => {
     expect(existsSync(path.join(worker, "node_modules/slotwise/node_modules/hono"))).toBe(false)
     expect(existsSync(path.join(worker, "node_modules/@libsql/client"))).toBe(false)
     expect(existsSync(path.join(worker, "node_modules/@hono/node-server"))).toBe(false)
+    expect(existsSync(path.join(worker, "node_modules/pg"))).toBe(false)
   })
 
   it("is proven on the lowest Hono it declares: the Worker's pin is the peer range's floor", () => {

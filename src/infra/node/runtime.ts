@@ -8,8 +8,10 @@ import { d1OverLibsql } from "./d1.ts"
 export interface RuntimeOptions {
   /** The jobs this replica fires: the same list the Worker's heartbeat runs, less Worker-only jobs. */
   jobs: readonly Job[]
-  /** The replica's own libSQL client (openDatabase). */
-  client: Client
+  /** The replica's own libSQL client (openDatabase); or, instead, `d1`. */
+  client?: Client
+  /** A D1 binding over the replica's database (openContainerDatabase's, e.g. over PostgreSQL). */
+  d1?: D1Database
   /** What jobs and routes read from env besides DB (ADMIN_TOKEN, ...): the process's environment. */
   vars?: Record<string, string | undefined>
   /** The clock claims are made with; tests inject one. */
@@ -32,7 +34,7 @@ export interface Runtime {
 }
 
 /**
- * A replica's runtime over its own libSQL client. The env carries no SCHEDULES binding: durable
+ * A replica's runtime over its own database (a libSQL client, or a D1 binding over PostgreSQL). The env carries no SCHEDULES binding: durable
  * schedule streams need a Durable Object each, which Node replicas cannot place, so routes that
  * need one answer 501 (`streamsRequired`).
  *
@@ -43,7 +45,9 @@ export interface Runtime {
  * const response = await app.fetch(request, runtime.env, runtime.executionContext)
  * ```
  */
-export function createRuntime({ jobs, client, vars = {}, now }: RuntimeOptions): Runtime {
+export function createRuntime({ jobs, client, d1, vars = {}, now }: RuntimeOptions): Runtime {
+  const DB = d1 ?? (client ? d1OverLibsql(client) : undefined)
+  if (DB === undefined) throw new TypeError("createRuntime: give client (libSQL) or d1")
   const inFlight = new Set<Promise<unknown>>()
   const track = <T>(work: Promise<T>): Promise<T> => {
     inFlight.add(work)
@@ -51,7 +55,7 @@ export function createRuntime({ jobs, client, vars = {}, now }: RuntimeOptions):
     work.then(forget, forget)
     return work
   }
-  const env = { ...vars, DB: d1OverLibsql(client) } as unknown as SlotwiseEnv
+  const env = { ...vars, DB } as unknown as SlotwiseEnv
   const waitUntil = (work: Promise<unknown>) => void track(work)
   const executionContext = { waitUntil, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
   return {

@@ -22,7 +22,7 @@ export async function rollUpUsageThrough(db: Database, slot: number): Promise<nu
     .select({
       account: usageEvents.account,
       quantity: sql<number>`sum(${usageEvents.quantity})`.as("quantity"),
-      throughSlot: sql<number>`${slot}`.as("through_slot"),
+      throughSlot: sql<number>`cast(${slot} as bigint)`.as("through_slot"),
     })
     .from(usageEvents)
     .where(pending)
@@ -32,7 +32,8 @@ export async function rollUpUsageThrough(db: Database, slot: number): Promise<nu
       .insert(usageTotals)
       .select(totals)
       .onConflictDoUpdate({
-        target: usageTotals.account,
+        // Unqualified, as Postgres wants a conflict target (drizzle would write "usage_totals"."account" here).
+        target: sql`account`,
         set: { quantity: sql`${usageTotals.quantity} + excluded.quantity`, throughSlot: sql`excluded.through_slot` },
       }),
     db.update(usageEvents).set({ rolledUpSlot: slot }).where(pending).returning({ id: usageEvents.id }),
