@@ -1,5 +1,5 @@
 # The container profile (src/main.ts) as an image: the same app and jobs as the Worker, in a Node
-# process on SQLite (libSQL). Not built in this repository's CI (no registry for base images there);
+# process on SQLite (libSQL) or PostgreSQL. Not built in this repository's CI (no registry for base images there);
 # test/node/main.test.ts runs the same process layout. See README, "Container profile".
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -9,15 +9,23 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
-# The dashboard's bundle is built here, not held by git.
+# The dashboard's bundle and the OpenAPI document are generated here, not held by git.
+COPY scripts/generate ./scripts/generate
 COPY scripts/dashboard ./scripts/dashboard
+COPY scripts/openapi ./scripts/openapi
 RUN npm run build:container
 
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# The bundle keeps the database drivers external, and npm installs no optional peer: both are added
+# at the versions the lockfile pins, so one image runs on a SQLite file, a libSQL server or PostgreSQL.
+RUN npm ci --omit=dev --no-audit --no-fund \
+ && npm install --no-save --omit=dev --no-audit --no-fund \
+      "@libsql/client@$(node -p 'require("./package-lock.json").packages["node_modules/@libsql/client"].version')" \
+      "pg@$(node -p 'require("./package-lock.json").packages["node_modules/pg"].version')" \
+ && npm cache clean --force
 COPY --from=build /app/dist-container/main.js ./dist-container/main.js
 COPY migrations ./migrations
 # The database lives on a volume, owned by the image's non-root user; replicas on one host may share it.
