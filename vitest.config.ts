@@ -43,6 +43,13 @@ export default defineConfig(async () => {
                   // Running locally, as npm start does: billing webhooks may be http://127.0.0.1.
                   SLOTWISE_LOCAL: "1",
                 },
+                // Each due job in its own invocation: the heartbeat's queue (JOBS), consumed by the test Worker one
+                // message per invocation as README's config says; HELD_JOBS has no consumer, so what is sent stays sent.
+                queueProducers: {
+                  JOBS: { queueName: "slotwise-jobs" },
+                  HELD_JOBS: { queueName: "slotwise-jobs-held" },
+                },
+                queueConsumers: { "slotwise-jobs": { maxBatchSize: 1, maxBatchTimeout: 1 } },
               },
             }),
           ],

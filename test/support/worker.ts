@@ -3,6 +3,7 @@ import { Jobs, Schedules } from "../../src/infra/index.ts"
 import { testStreamClass } from "../../src/infra/schedules/stream/testing.ts"
 import { jobs } from "../../src/jobs.ts"
 import { consumers } from "./consumers.ts"
+import { queuedJobs } from "./queued-jobs.ts"
 
 /**
  * The tests' Worker (vitest.config.ts `main`): the example app as src/isolate.ts builds it, with
@@ -20,4 +21,6 @@ export { StatementWorkflow } from "../../src/slices/statements/workflow.ts"
 export default {
   fetch: app.fetch,
   scheduled: Jobs.heartbeat(workerJobs),
+  // The JOBS queue's consumer (vitest.config.ts): the app's jobs and the queue tests' twenty, one message per invocation.
+  queue: Jobs.queue(Jobs.registry([...workerJobs, ...queuedJobs])),
 } satisfies ExportedHandler<Env>

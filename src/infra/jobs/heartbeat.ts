@@ -2,6 +2,7 @@ import { CronSyntaxError, parseCron } from "../cron.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
+import { handOff, queueOf } from "./hand-off.ts"
 import { type RunDeps, type RunResult, run } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
 
@@ -14,6 +15,14 @@ export interface HeartbeatOptions extends Pick<RunDeps, "d1DeadlineMs"> {
    * hands `scheduled()` that text); default `* * * * *`. A job runs only in minutes both crons name.
    */
   cron?: string
+  /**
+   * The name of a Queue producer binding (wrangler.toml's `[[queues.producers]]`): the heartbeat then
+   * sends one message `{ job, slot }` per due job to it and runs nothing itself; `Jobs.queue(jobs)`,
+   * the Worker's `queue` handler, runs each in its own invocation. Unset, the heartbeat runs the due
+   * jobs in its own invocation. A name that is not a Queue binding in env throws a QueueBindingError
+   * naming it at each fire, and no job runs: never in this invocation instead.
+   */
+  queue?: string
 }
 
 /**
@@ -45,7 +54,7 @@ export async function beat(
 /**
  * A Worker's `scheduled` handler: the heartbeat of its own Cron Trigger (`options.cron`, default
  * `* * * * *`), running the jobs due each minute (a late claim's release kept alive by
- * `ctx.waitUntil`). Any other trigger reaching it runs nothing and writes one warning line naming
+ * `ctx.waitUntil`), or, with `options.queue`, handing each to that Queue. Any other trigger reaching it runs nothing and writes one warning line naming
  * that cron. A cron that does not parse throws a TypeError naming `cron` here, at start-up.
  *
  * @example
@@ -58,11 +67,14 @@ export async function beat(
  *   scheduled: (controller, env, ctx) =>
  *     controller.cron === "0 3 * * *" ? nightlyExport(env) : slotwise(controller, env, ctx),
  * } satisfies ExportedHandler<Env>
+ * // each due job in its own invocation, through the Queue bound as JOBS (see Jobs.queue):
+ * export default { scheduled: Jobs.heartbeat(jobs, { queue: "JOBS" }), queue: Jobs.queue(jobs) }
  * ```
  */
 export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) => {
-  const { cron = HEARTBEAT_CRON, ...deps } = options
+  const { cron = HEARTBEAT_CRON, queue: binding, ...deps } = options
   checkCron(cron)
+  checkQueue(binding)
   return async (controller: ScheduledController, env: SlotwiseEnv, ctx: ExecutionContext): Promise<void> => {
     // Exact text, as Cloudflare passes it: another trigger of the Worker must not run the jobs too.
     if (controller.cron !== cron) {
@@ -73,7 +85,18 @@ export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) 
       })
       return
     }
+    if (binding !== undefined) {
+      await handOff(jobs, controller.scheduledTime, queueOf(env, binding), binding)
+      return
+    }
     await beat(jobs, controller.scheduledTime, env, { ...deps, waitUntil: ctx.waitUntil.bind(ctx) })
+  }
+}
+
+function checkQueue(binding: unknown): void {
+  if (binding === undefined) return
+  if (typeof binding !== "string" || binding.length === 0) {
+    throw new TypeError("Jobs.heartbeat: queue must be the name of a Queue producer binding, a non-empty string")
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The `Jobs` namespace, what a Worker calls (the package exports it as `Jobs`). Recurring jobs declared in code: a job is a value (`Jobs.make`), the Worker's list is checked
  * once (`Jobs.registry`), and the heartbeat runs each slot's due jobs through `Jobs.run`, the one
- * boundary (lease if exclusive, timeout, one log line).
+ * boundary (lease if exclusive, timeout, one log line), or hands each to a Queue whose handler,
+ * `Jobs.queue`, runs it in an invocation of its own.
  *
  * @example
  * ```ts
@@ -19,5 +20,6 @@
 
 export { make } from "./definition.ts"
 export { heartbeat } from "./heartbeat.ts"
+export { queue } from "./queue-consumer.ts"
 export { registry } from "./registry.ts"
 export { run } from "./run.ts"

@@ -1,0 +1,75 @@
+import type { SlotwiseEnv } from "../env.ts"
+import { describeError, logLine } from "../log.ts"
+import type { Job } from "./definition.ts"
+import { batchesOf, type JobMessage, jobMessages } from "./job-message.ts"
+import { dueAt, slotOf } from "./slot.ts"
+
+/** The part of a Queue producer binding the hand-off uses. */
+export type JobQueue = Pick<Queue<JobMessage>, "sendBatch">
+
+/** The binding `Jobs.heartbeat`'s `queue` option names is missing from env, or is not a Queue producer. */
+export class QueueBindingError extends Error {
+  override name = "QueueBindingError"
+}
+
+/**
+ * The Queue producer binding `binding` names in the Worker's env, or a QueueBindingError naming it:
+ * a heartbeat told to hand its jobs to a queue never runs them in its own invocation instead.
+ */
+export function queueOf(env: SlotwiseEnv, binding: string): JobQueue {
+  const queue = (env as unknown as Record<string, unknown>)[binding]
+  if (queue === undefined || queue === null) {
+    throw new QueueBindingError(
+      `Jobs.heartbeat: queue "${binding}" is not in the Worker's env: declare it under [[queues.producers]] (binding = "${binding}") in wrangler.toml`,
+    )
+  }
+  if (typeof (queue as Partial<JobQueue>).sendBatch !== "function") {
+    throw new QueueBindingError(
+      `Jobs.heartbeat: queue "${binding}" is not a Queue producer binding (it has no sendBatch)`,
+    )
+  }
+  return queue as JobQueue
+}
+
+/**
+ * Sends one message `{ job, slot }` per job due in the minute of `scheduledTime`, in batches within
+ * Queues' limits, and runs nothing. A batch the queue refuses is logged once with its jobs and not
+ * sent again: the next slot does their work, as for a failed run. Never throws.
+ */
+export async function handOff(
+  jobs: readonly Job[],
+  scheduledTime: number,
+  queue: JobQueue,
+  binding: string,
+): Promise<{ sent: number; failed: number }> {
+  const slot = slotOf(scheduledTime)
+  const fields = { queue: binding, slot: slot.toISOString() }
+  try {
+    const batches = batchesOf(jobMessages(dueAt(jobs, slot), slot))
+    const settled = await Promise.allSettled(
+      batches.map((batch) => queue.sendBatch(batch.map((body) => ({ body, contentType: "json" })))),
+    )
+    let sent = 0
+    let failed = 0
+    settled.forEach((result, i) => {
+      const batch = batches[i] as JobMessage[]
+      if (result.status === "fulfilled") {
+        sent += batch.length
+        return
+      }
+      failed += batch.length
+      const names = batch.map((message) => message.job)
+      logLine("error", "jobs.hand-off", {
+        ...fields,
+        outcome: "failed",
+        jobs: names,
+        error: describeError(result.reason),
+      })
+    })
+    if (sent > 0) logLine("info", "jobs.hand-off", { ...fields, outcome: "sent", sent })
+    return { sent, failed }
+  } catch (error) {
+    logLine("error", "jobs.hand-off", { ...fields, outcome: "failed", error: describeError(error) })
+    return { sent: 0, failed: 0 }
+  }
+}
