@@ -1,5 +1,3 @@
-import { JOB_NAME } from "./jobs/definition.ts"
-
 /** A D1 statement prepared on `env.DB`, or a drizzle query over it (anything with `toSQL()`), run as D1 runs it. */
 export type OnceStatement = D1PreparedStatement | { toSQL(): { sql: string; params: unknown[] } }
 
@@ -27,9 +25,8 @@ const SWEEP = `DELETE FROM once_keys WHERE key IN (
   SELECT key FROM once_keys WHERE committed_at < ?1 ORDER BY committed_at LIMIT ${ONCE_SWEEP_BATCH})`
 const FIND_KEY = "SELECT 1 AS found FROM once_keys WHERE key = ?1"
 
-/** The key a job's item is stored under: job names hold no "/", so two jobs' items never share one. */
+/** The key a job's item is stored under: a job's name holds no "/" (Jobs.make), so two jobs' items never share one. */
 export function jobItemKey(job: string, itemKey: unknown): string {
-  if (!JOB_NAME.test(job)) throw new TypeError(`once: job name "${job}" is not a job's name`)
   if (typeof itemKey !== "string" || itemKey.length === 0 || itemKey.length > ITEM_KEY_MAX) {
     throw new TypeError(`once: itemKey must be a string of 1 to ${ITEM_KEY_MAX} characters`)
   }
