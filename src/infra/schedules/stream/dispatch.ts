@@ -49,8 +49,8 @@ async function deliver(
 ): Promise<DeliveryResult> {
   const controller = new AbortController()
   const clock = ctx.clock ?? Date.now
-  const db = slotwiseEnv(ctx.env).DB
-  const once: DeliveryContext["once"] = (statements) => commitOnce(db, delivery.idempotencyKey, statements, clock())
+  const once: DeliveryContext["once"] = (statements) =>
+    commitOnce(slotwiseEnv(ctx.env).DB, delivery.idempotencyKey, statements, clock())
   try {
     const outcome = await within(
       Promise.resolve().then(() =>
