@@ -27,6 +27,7 @@ export {
   type SlotEntry,
 } from "./jobs/index.ts"
 export { describeError, type Logger } from "./log.ts"
+export { ONCE_RETENTION_MS, type OnceResult, type OnceStatement } from "./once.ts"
 export * as Retry from "./retry.ts"
 export {
   type Consumer,

@@ -1,7 +1,9 @@
 import { env, exports } from "cloudflare:workers"
 import { describe, expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
-import { remindersOf } from "../../src/slices/billing/queries.ts"
+import { dispatch } from "../../src/infra/schedules/stream/dispatch.ts"
+import { trialReminder } from "../../src/slices/billing/consumers.ts"
+import { remindersOf, startTrial } from "../../src/slices/billing/queries.ts"
 import { ADMIN_TOKEN } from "../support/admin.ts"
 import { RETAINED, stubOf, tickAt } from "../support/streams.ts"
 
@@ -43,6 +45,26 @@ describe("billing.trial-reminder", () => {
     expect(await tickAt(rpc, next.value.nextAt + RETAINED)).toMatchObject({ swept: 1, alarm: null })
     expect(((await rpc.get("acme-berlin", reminder.id)) as { ok: boolean }).ok).toBe(false)
     expect(await listed()).toBeNull()
+  })
+
+  it("records one reminder when an occurrence whose answer was lost is delivered again (ctx.once)", async () => {
+    const trial = await startTrial(database(env.DB), "acme-redelivered", Date.UTC(2100, 1, 1))
+    const delivery = {
+      stream: "acme-redelivered",
+      scheduleId: `trial-${trial.id}`,
+      occurrence: 3,
+      dueAt: new Date(Date.UTC(2100, 0, 5, 8)),
+      attempt: 1,
+      lateByMs: 0,
+      idempotencyKey: `schedule:acme-redelivered/trial-${trial.id}:3`,
+      payload: { trialId: trial.id, account: "acme-redelivered" },
+    }
+    // The engine's own delivery path, twice with one key: as a stream redelivers an answer it never settled.
+    expect(await dispatch(trialReminder, delivery, { env })).toMatchObject({ status: "delivered" })
+    expect(await dispatch(trialReminder, { ...delivery, attempt: 2 }, { env })).toMatchObject({ status: "delivered" })
+    expect(await remindersOf(database(env.DB), "acme-redelivered")).toHaveLength(1)
+    const key = await env.DB.prepare("SELECT key FROM once_keys WHERE key = ?").bind(delivery.idempotencyKey).first()
+    expect(key).toEqual({ key: delivery.idempotencyKey })
   })
 
   it("refuses an unknown timezone before anything is written", async () => {

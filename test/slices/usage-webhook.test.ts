@@ -225,7 +225,8 @@ describe("the billing.usage-webhook consumer", () => {
       payload: { account: "s", url: "http://127.0.0.1:9/usage" },
     }
     const deployed = { ...env, SLOTWISE_LOCAL: undefined }
-    const ctx = { env: deployed, signal: new AbortController().signal, log: logger({}) }
+    const once = () => Promise.reject(new Error("this consumer writes nothing to D1"))
+    const ctx = { env: deployed, signal: new AbortController().signal, log: logger({}), once }
     const outcome = await usageWebhook.deliver(delivery, ctx)
     expect(outcome).toMatchObject({ status: "terminal", reason: expect.stringMatching(/must be https:\/\//) })
     expect(receiver.received).toEqual([])

@@ -76,8 +76,39 @@ export const durable = Schedules.consumer({
   },
 })
 
+/** What each delivery's `ctx.once` answered, in order. */
+export const onceAnswers: Array<{ key: string; attempt: number; status: string }> = []
+
+/**
+ * Counts each delivery in D1 through `ctx.once` (table test_once_counts, which the test creates: a second
+ * apply would count 2), then follows the script.
+ */
+const counting = (name: string, timeout?: number) =>
+  Schedules.consumer({
+    name,
+    timeout,
+    deliver: async (delivery, { env, signal, once }) => {
+      const count = env.DB.prepare(
+        "INSERT INTO test_once_counts (key, n) VALUES (?1, 1) ON CONFLICT (key) DO UPDATE SET n = n + 1",
+      ).bind(delivery.idempotencyKey)
+      const { status } = await once([count])
+      onceAnswers.push({ key: delivery.idempotencyKey, attempt: delivery.attempt, status })
+      return run(delivery, signal)
+    },
+  })
+export const onceCounting = counting("test.once")
+export const onceQuick = counting("test.once-quick", 300)
+
 /** The consumers of the tests' Worker (test/support/worker.ts): the app's and the scripted ones. */
-export const consumers: readonly Consumer[] = [...appConsumers, scripted, quick, refusing, durable]
+export const consumers: readonly Consumer[] = [
+  ...appConsumers,
+  scripted,
+  quick,
+  refusing,
+  durable,
+  onceCounting,
+  onceQuick,
+]
 
 /** The declared consumer of that name. */
 export const consumerNamed = (name: string): Consumer | undefined => consumers.find((c) => c.name === name)
@@ -86,4 +117,5 @@ export const resetConsumers = () => {
   seen.length = 0
   script.clear()
   waiting.length = 0
+  onceAnswers.length = 0
 }

@@ -2,6 +2,7 @@ import { type CronSchedule, CronSyntaxError, parseCron } from "../cron.ts"
 import { describeValue } from "../describe-value.ts"
 import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
 import type { Logger } from "../log.ts"
+import type { OnceResult, OnceStatement } from "../once.ts"
 
 export interface JobContext {
   /** The Worker's env. */
@@ -22,6 +23,26 @@ export interface JobContext {
    * ```
    */
   report(summary: Record<string, unknown>): void
+  /**
+   * Commits the statements' D1 writes together with `itemKey` (namespaced by this job's name), in one D1
+   * batch (a transaction): an item already committed, by this run or an overlapping one, writes nothing and
+   * answers `duplicate`. Statements are prepared on `env.DB` (D1 statements or drizzle queries); any other
+   * D1 failure is thrown, having written nothing, and never retried. Keys are kept 30 days (README,
+   * "Exactly-once effects on D1").
+   *
+   * @example
+   * ```ts
+   * run: async (slot, ctx) => {
+   *   for (const invoice of await dueInvoices(ctx.env, slot)) {
+   *     await ctx.once(`invoice:${invoice.id}`, [
+   *       ctx.env.DB.prepare("UPDATE invoices SET charged_at = ? WHERE id = ?").bind(slot.getTime(), invoice.id),
+   *       ctx.env.DB.prepare("INSERT INTO ledger (invoice, amount) VALUES (?, ?)").bind(invoice.id, invoice.amount),
+   *     ])
+   *   }
+   * }
+   * ```
+   */
+  once(itemKey: string, statements: readonly OnceStatement[]): Promise<OnceResult>
 }
 
 export interface JobDefinition {

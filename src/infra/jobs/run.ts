@@ -2,6 +2,7 @@ import { database } from "../db/index.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
+import { commitOnce, jobItemKey } from "../once.ts"
 import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../tracing/index.ts"
 import type { Job, JobContext } from "./definition.ts"
 import { claimSlot, releaseSlot } from "./lease.ts"
@@ -121,7 +122,9 @@ async function attempt(
     if (!claimed) return { status: "skipped", runId, ms: Math.max(0, now() - started), reason: "slot taken" }
   }
 
-  const outcome = await runWithin(job, slot, workerEnv(deps.env), runId, logger(fields))
+  const once: JobContext["once"] = async (itemKey, statements) =>
+    commitOnce(deps.env.DB, jobItemKey(job.name, itemKey), statements, now())
+  const outcome = await runWithin(job, slot, workerEnv(deps.env), runId, logger(fields), once)
   // A job may throw undefined: the outcome, not the value thrown, says whether it failed.
   if (outcome.status === "failed") span.recordException(exceptionOf(outcome.error))
 
@@ -169,13 +172,14 @@ async function runWithin(
   env: Cloudflare.Env,
   runId: string,
   log: JobContext["log"],
+  once: JobContext["once"],
 ): Promise<{ status: RunOutcome; error?: unknown; summary: string | null }> {
   const controller = new AbortController()
   let summary: string | null = null
   const report = (value: Record<string, unknown>) => {
     summary = encodeSummary(value)
   }
-  const ctx: JobContext = { env, signal: controller.signal, runId, slot, log, report }
+  const ctx: JobContext = { env, signal: controller.signal, runId, slot, log, report, once }
   try {
     // A job that ignores its signal keeps running, but the boundary stops waiting for it.
     const ran = await within(

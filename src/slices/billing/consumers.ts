@@ -9,7 +9,7 @@ export type TrialReminderPayload = { trialId: number; account: string }
 export const trialReminder = Schedules.consumer<TrialReminderPayload>({
   name: "billing.trial-reminder",
   timeout: "10 seconds",
-  deliver: async (delivery, { env }) => {
+  deliver: async (delivery, { env, once }) => {
     const db = database(env.DB)
     const trial = await trialById(db, delivery.payload.trialId)
     if (!trial) return Schedules.terminal(`trial ${delivery.payload.trialId} does not exist`)
@@ -18,8 +18,8 @@ export const trialReminder = Schedules.consumer<TrialReminderPayload>({
       await Schedules.stream(env.SCHEDULES, delivery.stream).cancel(delivery.scheduleId)
       return
     }
-    // Delivery is at least once: the key makes a redelivered occurrence a no-op.
-    await recordReminder(db, delivery.idempotencyKey, trial.account, trial.id, Date.now())
+    // Delivery is at least once: once commits the reminder with the key, so a redelivery records nothing.
+    await once([recordReminder(db, delivery.idempotencyKey, trial.account, trial.id, Date.now())])
   },
 })
 

@@ -52,13 +52,14 @@ export const usageTotalOf = (db: Database, account: string) =>
 
 export const trialById = (db: Database, id: number) => db.select().from(trials).where(eq(trials.id, id)).get()
 
+/** A reminder sent, as a statement for the consumer's `once` to commit with its delivery's key. */
 export const recordReminder = (
   db: Database,
   idempotencyKey: string,
   account: string,
   trialId: number,
   sentAt: number,
-) => db.insert(trialReminders).values({ idempotencyKey, account, trialId, sentAt }).onConflictDoNothing()
+) => db.insert(trialReminders).values({ idempotencyKey, account, trialId, sentAt })
 
 export const remindersOf = (db: Database, account: string) =>
   db.select().from(trialReminders).where(eq(trialReminders.account, account)).all()

@@ -1,5 +1,6 @@
 import { type Duration, toMillis } from "../../duration.ts"
 import type { Logger } from "../../log.ts"
+import type { OnceResult, OnceStatement } from "../../once.ts"
 import type { Json } from "./contract.ts"
 
 export interface Delivery<P extends Json = Json> {
@@ -23,6 +24,20 @@ export interface DeliveryContext {
   log: Logger
   /** Aborted at the consumer's timeout; slotwise cannot stop code that ignores it. */
   signal: AbortSignal
+  /**
+   * Commits the statements' D1 writes together with this delivery's idempotency key, in one D1 batch (a
+   * transaction): a redelivery of the key writes nothing and answers `duplicate`. Statements are prepared on
+   * `env.DB` (D1 statements or drizzle queries); any other D1 failure is thrown, having written nothing, and the
+   * delivery retries durably. Keys are kept 30 days (README, "Exactly-once effects on D1").
+   *
+   * @example
+   * ```ts
+   * deliver: async (delivery, { env, once }) => {
+   *   await once([env.DB.prepare("UPDATE credits SET n = n + 1 WHERE account = ?").bind(delivery.payload.account)])
+   * }
+   * ```
+   */
+  once(statements: readonly OnceStatement[]): Promise<OnceResult>
 }
 
 export type Outcome = { status: "retry"; reason: string } | { status: "terminal"; reason: string }

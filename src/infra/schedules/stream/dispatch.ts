@@ -1,5 +1,7 @@
 import { TIMED_OUT, within } from "../../deadline.ts"
+import { slotwiseEnv } from "../../env.ts"
 import { describeError, logger } from "../../log.ts"
+import { commitOnce } from "../../once.ts"
 import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../../tracing/index.ts"
 import type { Consumer, Delivery, DeliveryContext } from "../client/consumer.ts"
 import { isOutcome } from "../client/consumer.ts"
@@ -10,6 +12,11 @@ export class DeliveryTimeoutError extends Error {
   override name = "DeliveryTimeoutError"
 }
 
+/** What a stream hands a delivery; `clock` (default Date.now) dates the keys `ctx.once` commits. */
+export interface DispatchContext extends Pick<DeliveryContext, "env"> {
+  clock?: () => number
+}
+
 /**
  * Runs one delivery under the consumer's deadline, inside a `schedule.deliver` span (stream,
  * schedule, occurrence, attempt, idempotency key and outcome; a throw recorded). The signal is
@@ -18,7 +25,7 @@ export class DeliveryTimeoutError extends Error {
 export function dispatch(
   consumer: Consumer,
   delivery: Delivery,
-  ctx: Omit<DeliveryContext, "signal" | "log">,
+  ctx: DispatchContext,
   tracer: Tracer = activeTracer(),
 ): Promise<DeliveryResult> {
   return tracer.enterSpan("schedule.deliver", async (span) => {
@@ -37,14 +44,17 @@ export function dispatch(
 async function deliver(
   consumer: Consumer,
   delivery: Delivery,
-  ctx: Omit<DeliveryContext, "signal" | "log">,
+  ctx: DispatchContext,
   span: SpanLike,
 ): Promise<DeliveryResult> {
   const controller = new AbortController()
+  const clock = ctx.clock ?? Date.now
+  const once: DeliveryContext["once"] = (statements) =>
+    commitOnce(slotwiseEnv(ctx.env).DB, delivery.idempotencyKey, statements, clock())
   try {
     const outcome = await within(
       Promise.resolve().then(() =>
-        consumer.deliver(delivery, { ...ctx, signal: controller.signal, log: logOf(delivery) }),
+        consumer.deliver(delivery, { env: ctx.env, signal: controller.signal, log: logOf(delivery), once }),
       ),
       consumer.timeoutMs,
       () =>

@@ -163,7 +163,7 @@ export class Ticker {
       const consumer = this.consumers.get(row.consumer)
       // A rolling deploy may briefly lack a consumer: retried on the normal backoff, never failed for good.
       result = consumer
-        ? await dispatch(consumer, core.deliveryOf(stream, row, clock()), { env: this.env })
+        ? await dispatch(consumer, core.deliveryOf(stream, row, clock()), { env: this.env, clock })
         : { status: "retry", reason: `unknown consumer "${row.consumer}"` }
     } catch (error) {
       result = { status: "retry", reason: `the delivery could not start: ${describeError(error)}` }
