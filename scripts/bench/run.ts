@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: runs scripts/bench/suite.bench.ts in workerd (vitest + @cloudflare/vitest-plugin),
  * shows its progress, then prints one table of both systems' figures and writes results/bench.json
- * (and the whole vitest output to results/bench.log). BENCH_SMOKE=1: the small CI run.
+ * (and the whole vitest output to results/bench.log); then the CPU profile of the burst (profile.ts).
+ * BENCH_SMOKE=1: the small CI run.
  */
 
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -99,4 +100,8 @@ if (code !== 0) {
   console.error(log.slice(failed >= 0 ? failed : -60).join("\n"))
   console.error(`[bench] FAILED: vitest exited with ${code}; the figures above (if any) are partial`)
 }
-process.exit(code !== 0 ? code : over.length > 0 ? 1 : 0)
+// The CPU profile of the burst (profile.ts), so that it cannot rot: it fails when it took no sample of a tick.
+console.log(`\n[bench ${elapsed()}] the CPU profile of the burst (npm run bench:profile)`)
+const profiled = spawnSync("node", [path.join(import.meta.dirname, "profile.ts")], { cwd: root, stdio: "inherit" })
+if (profiled.status !== 0) console.error("[bench] FAILED: the CPU profile of the burst")
+process.exit(code !== 0 ? code : over.length > 0 || profiled.status !== 0 ? 1 : 0)
