@@ -11,6 +11,7 @@ import os from "node:os"
 import path from "node:path"
 import { createInterface } from "node:readline"
 import { BUDGETS, overBudget } from "./budgets.ts"
+import { derived } from "./derived.ts"
 import { type Figure, type Note, PROGRESS, RESULT, type Result } from "./result.ts"
 import { ratio, table } from "./table.ts"
 
@@ -56,6 +57,7 @@ createInterface({ input: child.stdout }).on("line", read)
 createInterface({ input: child.stderr }).on("line", read)
 const code = await new Promise<number>((resolve) => child.on("close", (status) => resolve(status ?? 1)))
 
+figures.push(...derived(figures))
 const wallMs = Date.now() - started
 mkdirSync(results, { recursive: true })
 writeFileSync(path.join(results, "bench.log"), `${log.join("\n")}\n`)
