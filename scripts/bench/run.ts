@@ -1,15 +1,17 @@
 /**
  * `npm run bench`: runs scripts/bench/suite.bench.ts in workerd (vitest + @cloudflare/vitest-plugin),
  * shows its progress, then prints one table of both systems' figures and writes results/bench.json
- * (and the whole vitest output to results/bench.log). BENCH_SMOKE=1: the small CI run.
+ * (and the whole vitest output to results/bench.log); then the CPU profile of the burst (profile.ts).
+ * BENCH_SMOKE=1: the small CI run.
  */
 
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { createInterface } from "node:readline"
 import { BUDGETS, overBudget } from "./budgets.ts"
+import { derived } from "./derived.ts"
 import { type Figure, type Note, PROGRESS, RESULT, type Result } from "./result.ts"
 import { ratio, table } from "./table.ts"
 
@@ -55,6 +57,7 @@ createInterface({ input: child.stdout }).on("line", read)
 createInterface({ input: child.stderr }).on("line", read)
 const code = await new Promise<number>((resolve) => child.on("close", (status) => resolve(status ?? 1)))
 
+figures.push(...derived(figures))
 const wallMs = Date.now() - started
 mkdirSync(results, { recursive: true })
 writeFileSync(path.join(results, "bench.log"), `${log.join("\n")}\n`)
@@ -99,4 +102,8 @@ if (code !== 0) {
   console.error(log.slice(failed >= 0 ? failed : -60).join("\n"))
   console.error(`[bench] FAILED: vitest exited with ${code}; the figures above (if any) are partial`)
 }
-process.exit(code !== 0 ? code : over.length > 0 ? 1 : 0)
+// The CPU profile of the burst (profile.ts), so that it cannot rot: it fails when it took no sample of a tick.
+console.log(`\n[bench ${elapsed()}] the CPU profile of the burst (npm run bench:profile)`)
+const profiled = spawnSync("node", [path.join(import.meta.dirname, "profile.ts")], { cwd: root, stdio: "inherit" })
+if (profiled.status !== 0) console.error("[bench] FAILED: the CPU profile of the burst")
+process.exit(code !== 0 ? code : over.length > 0 || profiled.status !== 0 ? 1 : 0)

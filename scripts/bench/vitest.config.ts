@@ -20,12 +20,15 @@ export default defineConfig(async () => {
           bindings: {
             BENCH_MIGRATIONS: migrations,
             BENCH_SMOKE: process.env.BENCH_SMOKE ?? "",
+            BENCH_PROFILE_HOOK: process.env.BENCH_PROFILE_HOOK ?? "",
+            BENCH_PROFILE_N: process.env.BENCH_PROFILE_N ?? "",
           },
         },
       }),
     ],
     test: {
       include: ["scripts/bench/**/*.bench.ts"],
+
       testTimeout: 600_000,
       hookTimeout: 600_000,
       // slotwise writes one JSON line per delivery (its production log); they still cost what they

@@ -13,6 +13,10 @@ declare global {
       BENCH_MIGRATIONS: import("cloudflare:test").D1Migration[]
       /** "1": the small CI run. */
       BENCH_SMOKE?: string
+      /** profile.ts's local HTTP hook that starts and stops the CPU profiler (profile.bench.ts). */
+      BENCH_PROFILE_HOOK?: string
+      /** How many one-shots the profiled burst delivers. */
+      BENCH_PROFILE_N?: string
     }
   }
 }

@@ -1,5 +1,5 @@
 import { runDurableObjectAlarm } from "cloudflare:test"
-import { beforeEach, describe, expect, it } from "vitest"
+import { beforeEach, describe, expect, it, vi } from "vitest"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import {
   eventsOf,
@@ -60,6 +60,28 @@ describe("a tick", () => {
     expect(settled).toMatchObject({ occurrence: 2, claim_token: null, next_at: T0 + 2 * HOUR })
     expect((await eventsOf(stream, "slow")).map((e) => e.type)).toContain("schedule/fired")
     expect(await stream.alarm()).toBe(T0 + 2 * HOUR)
+  })
+
+  it("sets one deadline timer for a batch's attempts, not one each, and aborts only the attempts still out", async () => {
+    const stream = openStream("tick")
+    for (let i = 0; i < 32; i++) {
+      const id = `quick-${String(i).padStart(2, "0")}`
+      value(await stream.upsert({ id, consumer: "test.quick", at: T0 }))
+      if (i === 0) script.set(id, ["wait"])
+    }
+    const deadlines = await stream.inside(async (instance) => {
+      const spy = vi.spyOn(globalThis, "setTimeout")
+      try {
+        instance.setNow(T0 + SECOND)
+        expect(await instance.tick()).toMatchObject({ claimed: 32, delivered: 31, retried: 1 })
+        // test.quick's deadline is 300 ms.
+        return spy.mock.calls.filter(([, ms]) => ms === 300).length
+      } finally {
+        spy.mockRestore()
+      }
+    })
+    expect(deadlines).toBe(1)
+    expect(seen.filter(({ aborted }) => aborted()).map(({ delivery }) => delivery.scheduleId)).toEqual(["quick-00"])
   })
 
   it("keeps at most 32 deliveries in flight across ticks that yielded", async () => {

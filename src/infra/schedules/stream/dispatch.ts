@@ -6,6 +6,7 @@ import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../../tra
 import type { Consumer, Delivery, DeliveryContext } from "../client/consumer.ts"
 import { isOutcome } from "../client/consumer.ts"
 import type { DeliveryResult } from "./core.ts"
+import type { Deadlines } from "./deadlines.ts"
 import { normalised } from "./result.ts"
 
 export class DeliveryTimeoutError extends Error {
@@ -20,13 +21,15 @@ export interface DispatchContext extends Pick<DeliveryContext, "env"> {
 /**
  * Runs one delivery under the consumer's deadline, inside a `schedule.deliver` span (stream,
  * schedule, occurrence, attempt, idempotency key and outcome; a throw recorded). The signal is
- * aborted at the deadline and the attempt counts as a retry; a late answer is ignored.
+ * aborted at the deadline and the attempt counts as a retry; a late answer is ignored. A tick
+ * passes its `deadlines`, so that its attempts share a timer (deadlines.ts).
  */
 export function dispatch(
   consumer: Consumer,
   delivery: Delivery,
   ctx: DispatchContext,
   tracer: Tracer = activeTracer(),
+  deadlines?: Deadlines,
 ): Promise<DeliveryResult> {
   return tracer.enterSpan("schedule.deliver", async (span) => {
     span.setAttribute("schedule.stream", delivery.stream)
@@ -34,7 +37,7 @@ export function dispatch(
     span.setAttribute("schedule.occurrence", delivery.occurrence)
     span.setAttribute("schedule.attempt", delivery.attempt)
     span.setAttribute("schedule.idempotency_key", delivery.idempotencyKey)
-    const result = await deliver(consumer, delivery, ctx, span)
+    const result = await deliver(consumer, delivery, ctx, span, deadlines)
     span.setAttribute("schedule.outcome", result.status)
     span.setStatus(result.status === "delivered" ? { code: "ok" } : { code: "error", message: result.reason })
     return result
@@ -46,22 +49,23 @@ async function deliver(
   delivery: Delivery,
   ctx: DispatchContext,
   span: SpanLike,
+  deadlines?: Deadlines,
 ): Promise<DeliveryResult> {
   const controller = new AbortController()
   const clock = ctx.clock ?? Date.now
   const once: DeliveryContext["once"] = (statements) =>
     commitOnce(slotwiseEnv(ctx.env).DB, delivery.idempotencyKey, statements, clock())
   try {
-    const outcome = await within(
-      Promise.resolve().then(() =>
-        consumer.deliver(delivery, { env: ctx.env, signal: controller.signal, log: logOf(delivery), once }),
-      ),
-      consumer.timeoutMs,
-      () =>
-        controller.abort(
-          new DeliveryTimeoutError(`consumer "${consumer.name}" passed its ${consumer.timeoutMs} ms deadline`),
-        ),
+    const work = Promise.resolve().then(() =>
+      consumer.deliver(delivery, { env: ctx.env, signal: controller.signal, log: logOf(delivery), once }),
     )
+    const abort = () =>
+      controller.abort(
+        new DeliveryTimeoutError(`consumer "${consumer.name}" passed its ${consumer.timeoutMs} ms deadline`),
+      )
+    const outcome = await (deadlines
+      ? deadlines.within(work, consumer.timeoutMs, abort)
+      : within(work, consumer.timeoutMs, abort))
     if (outcome === TIMED_OUT) return { status: "retry", reason: `deadline: no answer within ${consumer.timeoutMs} ms` }
     // A copy, checked: the consumer still holds the outcome it returned and may change it.
     return isOutcome(outcome) ? normalised(outcome) : { status: "delivered", lateByMs: delivery.lateByMs }

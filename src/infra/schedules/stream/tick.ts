@@ -4,6 +4,7 @@ import type { ConsumerRegistry } from "../client/consumer.ts"
 import { StreamAlarm } from "./alarm.ts"
 import { type Claimed, claimDue } from "./claim.ts"
 import * as core from "./core.ts"
+import { Deadlines } from "./deadlines.ts"
 import { dispatch } from "./dispatch.ts"
 import type { SettlingAnswer, StreamEmitter } from "./event-map.ts"
 import type { Retention } from "./retention.ts"
@@ -101,7 +102,10 @@ export class Ticker {
       const { claims, error: claimError } = this.claim(stream, report.now)
       report.claimed = claims.length
       const late = { yielded: false }
-      const settling = Promise.all(claims.map((claimed) => this.deliverAndSettle(stream, claimed, clock, report, late)))
+      const deadlines = new Deadlines()
+      const settling = Promise.all(
+        claims.map((claimed) => this.deliverAndSettle(stream, claimed, clock, report, late, deadlines)),
+      )
       const errors = await within(settling, this.yieldAfterMs)
       if (errors === TIMED_OUT) {
         late.yielded = true
@@ -157,13 +161,20 @@ export class Ticker {
     clock: () => number,
     report: TickReport,
     late: { yielded: boolean },
+    deadlines: Deadlines,
   ): Promise<unknown> {
     let result: core.DeliveryResult
     try {
       const consumer = this.consumers.get(row.consumer)
       // A rolling deploy may briefly lack a consumer: retried on the normal backoff, never failed for good.
       result = consumer
-        ? await dispatch(consumer, core.deliveryOf(stream, row, clock()), { env: this.env, clock })
+        ? await dispatch(
+            consumer,
+            core.deliveryOf(stream, row, clock()),
+            { env: this.env, clock },
+            undefined,
+            deadlines,
+          )
         : { status: "retry", reason: `unknown consumer "${row.consumer}"` }
     } catch (error) {
       result = { status: "retry", reason: `the delivery could not start: ${describeError(error)}` }
