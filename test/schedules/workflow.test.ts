@@ -41,6 +41,7 @@ const deliver = (consumer: Consumer, delivery: Delivery, over: Partial<Env> | Re
       env: over as unknown as Cloudflare.Env,
       log: logger({ test: "workflow" }),
       signal: new AbortController().signal,
+      once: () => Promise.reject(new Error("the workflow consumer writes nothing to D1")),
     }),
   ) as Promise<Outcome | undefined>
 
