@@ -28,6 +28,12 @@ describe("the D1 binding over PostgreSQL", () => {
       `select $1, '?''?', "a?" -- ?\n, $2 from t where x = $3`,
     )
   })
+
+  it("keeps the number of D1's ?NNN placeholders, which may repeat", () => {
+    expect(numberPlaceholders("delete from t where a < ?1 and b = ?12 or c = ?1 and d = '?2'")).toBe(
+      "delete from t where a < $1 and b = $12 or c = $1 and d = '?2'",
+    )
+  })
 })
 
 describe("the container on PostgreSQL: claim, release and run history through its binding", () => {

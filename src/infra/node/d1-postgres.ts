@@ -12,7 +12,7 @@ function toValue(value: unknown, index: number): Value {
 }
 
 /**
- * D1's `?` placeholders numbered as Postgres wants them ($1, $2, …), outside string literals, quoted
+ * D1's `?` and `?NNN` placeholders numbered as Postgres wants them ($1, $2, …), outside string literals, quoted
  * identifiers and `--` comments, where a `?` is text.
  */
 export function numberPlaceholders(sql: string): string {
@@ -32,8 +32,15 @@ export function numberPlaceholders(sql: string): string {
       const stop = end === -1 ? sql.length : end
       out += sql.slice(i, stop)
       i = stop - 1
-    } else if (char === "?") out += `$${++n}`
-    else out += char
+    } else if (char === "?") {
+      // `?NNN`, D1's numbered form, keeps its number; a bare `?` takes the next.
+      const digits = /^\d+/.exec(sql.slice(i + 1))?.[0]
+      if (digits === undefined) out += `$${++n}`
+      else {
+        out += `$${digits}`
+        i += digits.length
+      }
+    } else out += char
   }
   return out
 }
