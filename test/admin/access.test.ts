@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers"
 import { beforeAll, describe, expect, it } from "vitest"
-import { dashboardPage } from "../../src/infra/admin/dashboard/page.tsx"
+import { dashboardPage } from "../../src/infra/admin/dashboard/page.ts"
 import { SCRIPT } from "../../src/infra/admin/dashboard/script.generated.ts"
 import { STYLE } from "../../src/infra/admin/dashboard/style.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
