@@ -13,7 +13,7 @@ const options = {
   doNotFollow: { path: "node_modules" },
   exclude: { path: "^(node_modules|dist|test/adopter/node_modules)" },
   tsConfig: { fileName: "tsconfig.json" },
-  enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
+  enhancedResolveOptions: { extensions: [".ts", ".js"] },
 }
 
 const runtime = {

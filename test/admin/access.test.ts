@@ -1,5 +1,8 @@
 import { env } from "cloudflare:workers"
 import { beforeAll, describe, expect, it } from "vitest"
+import { dashboardPage } from "../../src/infra/admin/dashboard/page.ts"
+import { SCRIPT } from "../../src/infra/admin/dashboard/script.generated.ts"
+import { STYLE } from "../../src/infra/admin/dashboard/style.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
 import { app } from "../support/worker.ts"
 import { expectProblem, objectIdOf, objectIds, putSchedule, snapshot, streamStorage } from "./state.ts"
@@ -288,6 +291,23 @@ describe("GET /admin, the dashboard page", () => {
       expect(html).not.toContain(ADMIN_TOKEN)
       expect(html).toMatch(/<html/i)
     }
+  })
+
+  it("lets exactly its own inline style and script past the CSP, both carried verbatim", async () => {
+    const res = await adminFetch("/admin", { token: null, env: { ADMIN_TOKEN: SECRET } })
+    const html = await res.text()
+    const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1]
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+    expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true)
+    expect(html).toContain(`<style nonce="${nonce}">${STYLE}</style>`)
+    expect(html).toContain(`<script nonce="${nonce}">${SCRIPT}</script></body></html>`)
+    expect(html.match(/<(script|style)\b/g)).toEqual(["<style", "<script"])
+  })
+
+  it("escapes the nonce it is given, so that no value breaks out of an attribute", async () => {
+    const html = String(await dashboardPage(`x"><img src=x onerror=alert(1)>'&`))
+    expect(html).toContain(`<script nonce="x&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&#39;&amp;">`)
+    expect(html).not.toContain("<img")
   })
 
   it("answers 503 problem+json when no token is configured", async () => {

@@ -1,5 +1,5 @@
 import type { Context } from "hono"
-import { dashboardPage } from "./page.tsx"
+import { dashboardPage } from "./page.ts"
 
 /** A fresh nonce per response: only the page's own inline script and style may run. */
 const policy = (nonce: string) =>
