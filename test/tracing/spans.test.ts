@@ -92,6 +92,43 @@ describe("the job.run span on the Worker", () => {
     expect(calls).toEqual([])
   })
 
+  it("enters no span when the invocation's active span is not traced, and still runs the work", async () => {
+    const names: string[] = []
+    const fake = {
+      enterSpan: ((name: string) => {
+        names.push(name)
+        throw new Error("enterSpan called for an untraced invocation")
+      }) as never,
+      getActiveSpan: (() => ({ isTraced: false })) as never,
+    }
+    const result = await Jobs.run(
+      job(() => {}),
+      SLOT,
+      { env, tracer: workersTracer(fake) },
+    )
+    expect(result.status).toBe("ran")
+    expect(names).toEqual([])
+  })
+
+  it("enters the span when the invocation's active span is traced", async () => {
+    const names: string[] = []
+    const inner = recordingTracer()
+    const fake = {
+      enterSpan: ((name: string, work: never) => {
+        names.push(name)
+        return inner.enterSpan(name, work)
+      }) as never,
+      getActiveSpan: (() => ({ isTraced: true })) as never,
+    }
+    await Jobs.run(
+      job(() => {}),
+      SLOT,
+      { env, tracer: workersTracer(fake) },
+    )
+    expect(names).toEqual(["job.run"])
+    expect(inner.spans[0]?.attributes["job.outcome"]).toBe("ran")
+  })
+
   it("runs inside the real Workers tracing, which the Worker entry installs", async () => {
     // The test runtime's spans are not traced (isTraced is false), but the calls are the real ones.
     const result = await Jobs.run(

@@ -1,6 +1,6 @@
 import { TIMED_OUT, within } from "../../deadline.ts"
 import { slotwiseEnv } from "../../env.ts"
-import { describeError, logger } from "../../log.ts"
+import { describeError, type Logger, logger } from "../../log.ts"
 import { commitOnce } from "../../once.ts"
 import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../../tracing/index.ts"
 import type { Consumer, Delivery, DeliveryContext } from "../client/consumer.ts"
@@ -51,16 +51,12 @@ async function deliver(
   span: SpanLike,
   deadlines?: Deadlines,
 ): Promise<DeliveryResult> {
-  const controller = new AbortController()
-  const clock = ctx.clock ?? Date.now
-  const once: DeliveryContext["once"] = (statements) =>
-    commitOnce(slotwiseEnv(ctx.env).DB, delivery.idempotencyKey, statements, clock())
+  const attempt = new Attempt(delivery, ctx)
+  const context = attempt.context()
   try {
-    const work = Promise.resolve().then(() =>
-      consumer.deliver(delivery, { env: ctx.env, signal: controller.signal, log: logOf(delivery), once }),
-    )
+    const work = Promise.resolve().then(() => consumer.deliver(delivery, context))
     const abort = () =>
-      controller.abort(
+      attempt.abort(
         new DeliveryTimeoutError(`consumer "${consumer.name}" passed its ${consumer.timeoutMs} ms deadline`),
       )
     const outcome = await (deadlines
@@ -72,6 +68,52 @@ async function deliver(
   } catch (error) {
     span.recordException(exceptionOf(error))
     return { status: "retry", reason: describeError(error) }
+  }
+}
+
+/**
+ * One attempt's context. Its signal and logger are made when the consumer first reads them (most
+ * never do): a signal read after the deadline is already aborted, with the same reason.
+ */
+class Attempt {
+  private controller: AbortController | undefined
+  private aborted: { reason: unknown } | undefined
+  private logger: Logger | undefined
+
+  constructor(
+    private readonly delivery: Delivery,
+    private readonly ctx: DispatchContext,
+  ) {}
+
+  /** Own getters, not a prototype's: a consumer may spread or destructure its context. */
+  context(): DeliveryContext {
+    const attempt = this
+    const { ctx, delivery } = this
+    return {
+      env: ctx.env,
+      get signal() {
+        return attempt.signal()
+      },
+      get log() {
+        attempt.logger ??= logOf(delivery)
+        return attempt.logger
+      },
+      once: (statements) =>
+        commitOnce(slotwiseEnv(ctx.env).DB, delivery.idempotencyKey, statements, (ctx.clock ?? Date.now)()),
+    }
+  }
+
+  signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController()
+      if (this.aborted) this.controller.abort(this.aborted.reason)
+    }
+    return this.controller.signal
+  }
+
+  abort(reason: unknown): void {
+    this.aborted = { reason }
+    this.controller?.abort(reason)
   }
 }
 

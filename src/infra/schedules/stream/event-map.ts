@@ -62,6 +62,11 @@ export class StreamEmitter {
 
   constructor(private readonly listeners: StreamListeners = {}) {}
 
+  /** True when `name` has a listener: an event whose payload costs per delivery is built only then. */
+  listens(name: keyof StreamEventMap): boolean {
+    return this.listeners[name] !== undefined
+  }
+
   emit<E extends keyof StreamEventMap>(name: E, event: StreamEventMap[E]): void {
     const listener = this.listeners[name] as ((event: StreamEventMap[E]) => unknown) | undefined
     if (listener === undefined) return

@@ -114,10 +114,16 @@ export class Settlements {
 /** Consecutive runs of answers naming distinct schedules: two answers of one schedule are settled in turn. */
 function groups(waiting: readonly Waiting[]): Waiting[][] {
   const out: Waiting[][] = []
+  let ids = new Set<string>()
   for (const each of waiting) {
     const group = out.at(-1)
-    if (group && !group.some(({ answer }) => answer.claim.id === each.answer.claim.id)) group.push(each)
-    else out.push([each])
+    const id = each.answer.claim.id
+    if (group && !ids.has(id)) group.push(each)
+    else {
+      out.push([each])
+      ids = new Set()
+    }
+    ids.add(id)
   }
   return out
 }

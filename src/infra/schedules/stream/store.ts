@@ -185,10 +185,15 @@ export class ScheduleStore {
       const row = this.get(ids[0] as string)
       return new Map(row ? [[row.id, row]] : [])
     }
-    const rows = chunks(ids, MAX_BINDINGS).flatMap((part) =>
-      this.exec(`SELECT ${COLUMNS} FROM schedules WHERE id IN (${part.map(() => "?").join(", ")})`, ...part),
-    )
-    return new Map(rows.map((row) => [row.id as string, toRow(row)]))
+    const found = new Map<string, ScheduleRow>()
+    for (const part of chunks(ids, MAX_BINDINGS)) {
+      const select = statementOf(
+        `in ${part.length}`,
+        () => `SELECT ${COLUMNS} FROM schedules WHERE id IN (${part.map(() => "?").join(", ")})`,
+      )
+      for (const row of this.exec(select, ...part)) found.set(row.id as string, toRow(row))
+    }
+    return found
   }
 
   /**
@@ -230,34 +235,39 @@ export class ScheduleStore {
    * the same columns share a statement (one per MAX_BINDINGS values), their values as a VALUES list.
    */
   updateMany(pairs: ReadonlyArray<readonly [ScheduleRow, ScheduleRow]>): void {
-    const groups = new Map<string, { fields: Field[]; rows: Array<Record<string, unknown>> }>()
+    // Per row only a key and its values: no object per row, no per-row statement text.
+    const groups = new Map<string, { fields: Field[]; values: SqlStorageValue[][] }>()
     for (const [before, after] of pairs) {
-      const fields = FIELDS.filter((key) => before[key] !== after[key])
-      if (fields.length === 0) continue
-      const key = fields.join()
-      const group = groups.get(key) ?? { fields, rows: [] }
-      group.rows.push(Object.fromEntries([["id", before.id], ...fields.map((field) => [field, after[field]])]))
-      groups.set(key, group)
+      let key = ""
+      for (const field of FIELDS) if (before[field] !== after[field]) key += key ? `,${field}` : field
+      if (key === "") continue
+      let group = groups.get(key)
+      if (!group) {
+        group = { fields: FIELDS.filter((field) => before[field] !== after[field]), values: [] }
+        groups.set(key, group)
+      }
+      const values: SqlStorageValue[] = [before.id]
+      for (const field of group.fields) values.push(after[field])
+      group.values.push(values)
     }
-    for (const { fields, rows } of groups.values()) {
+    for (const [key, { fields, values }] of groups) {
       // One row is a plain point update: a VALUES list costs a read per row.
-      if (rows.length === 1) {
-        const [row] = rows as [Record<string, unknown>]
+      if (values.length === 1) {
+        const [id, ...set] = values[0] as SqlStorageValue[]
         this.exec(
-          `UPDATE schedules SET ${fields.map((field) => `${COLUMN_OF[field]} = ?`).join(", ")} WHERE id = ?`,
-          ...fields.map((field) => row[field] as SqlStorageValue),
-          row.id as string,
+          statementOf(`point ${key}`, () => pointUpdate(fields)),
+          ...set,
+          id as string,
         )
         continue
       }
       // Bound values, not a JSON list: SQLite counts a read for every JSON element as well as the row.
-      const set = fields.map((field, i) => `${COLUMN_OF[field]} = v.column${i + 2}`).join(", ")
-      for (const part of chunks(rows, Math.floor(MAX_BINDINGS / (fields.length + 1)))) {
+      const perStatement = Math.floor(MAX_BINDINGS / (fields.length + 1))
+      for (let start = 0; start < values.length; start += perStatement) {
+        const part = values.slice(start, start + perStatement)
         this.exec(
-          `UPDATE schedules SET ${set}
-           FROM (VALUES ${part.map(() => `(${["?", ...fields.map(() => "?")].join(", ")})`).join(", ")}) AS v
-           WHERE schedules.id = v.column1`,
-          ...part.flatMap((row) => [row.id, ...fields.map((field) => row[field])] as SqlStorageValue[]),
+          statementOf(`${part.length} ${key}`, () => valuesUpdate(fields, part.length)),
+          ...part.flat(),
         )
       }
     }
@@ -335,6 +345,25 @@ function where(conditions: Record<string, SqlStorageValue | undefined>) {
     bindings: given.map(([, value]) => value as SqlStorageValue),
   }
 }
+
+/** Statement texts by a key of their shape, built once: the same text for the same shape of write. */
+const STATEMENTS = new Map<string, string>()
+function statementOf(key: string, build: () => string): string {
+  let text = STATEMENTS.get(key)
+  if (text === undefined) {
+    text = build()
+    STATEMENTS.set(key, text)
+  }
+  return text
+}
+
+const pointUpdate = (fields: readonly Field[]) =>
+  `UPDATE schedules SET ${fields.map((field) => `${COLUMN_OF[field]} = ?`).join(", ")} WHERE id = ?`
+
+const valuesUpdate = (fields: readonly Field[], rows: number) =>
+  `UPDATE schedules SET ${fields.map((field, i) => `${COLUMN_OF[field]} = v.column${i + 2}`).join(", ")}
+   FROM (VALUES ${Array.from({ length: rows }, () => `(${["?", ...fields.map(() => "?")].join(", ")})`).join(", ")}) AS v
+   WHERE schedules.id = v.column1`
 
 // A literal, not built from COLUMN_OF: it runs for every row a tick reads, twice per delivery.
 function toRow(r: SqlRow): ScheduleRow {

@@ -69,11 +69,13 @@ export class Ticker {
       this.events.emit("settlement:failed", { stream, answers, error })
       throw error
     }
-    const settled = answers.map((answer: SettlingAnswer, i) => ({
-      ...answer,
-      stale: !core.changed(transitions[i] as core.Transition),
-    }))
-    this.events.emit("settlement:committed", { stream, settled })
+    if (this.events.listens("settlement:committed")) {
+      const settled = answers.map((answer: SettlingAnswer, i) => ({
+        ...answer,
+        stale: !core.changed(transitions[i] as core.Transition),
+      }))
+      this.events.emit("settlement:committed", { stream, settled })
+    }
     return transitions
   }
 
@@ -143,8 +145,9 @@ export class Ticker {
     try {
       const claims = claimDue(this.store, now, BATCH_SIZE - this.inFlight, leaseOf)
       this.inFlight += claims.length
-      for (const { row, claim } of claims)
-        this.events.emit("delivery:claimed", { stream, consumer: row.consumer, claim })
+      if (this.events.listens("delivery:claimed"))
+        for (const { row, claim } of claims)
+          this.events.emit("delivery:claimed", { stream, consumer: row.consumer, claim })
       return { claims }
     } catch (error) {
       return { claims: [], error }

@@ -1,0 +1,54 @@
+import { env } from "cloudflare:workers"
+import { describe, expect, it } from "vitest"
+import { consumer } from "../../src/infra/schedules/client/consumer.ts"
+import type { Delivery, DeliveryContext } from "../../src/infra/schedules/index.ts"
+import { DeliveryTimeoutError, dispatch } from "../../src/infra/schedules/stream/dispatch.ts"
+
+const delivery: Delivery = {
+  stream: "context",
+  scheduleId: "s",
+  occurrence: 1,
+  dueAt: new Date(0),
+  attempt: 1,
+  lateByMs: 0,
+  idempotencyKey: "schedule:context/s:1",
+  payload: null,
+}
+
+describe("a delivery's context", () => {
+  it("hands a signal read only after the deadline already aborted, with the timeout as its reason", async () => {
+    let kept: DeliveryContext | undefined
+    const hangs = consumer({
+      name: "context.hangs",
+      timeout: 100,
+      // Keeps the context and never reads the signal while it runs.
+      deliver: (_delivery, ctx) => {
+        kept = ctx
+        return new Promise<void>(() => {})
+      },
+    })
+    expect(await dispatch(hangs, delivery, { env })).toMatchObject({ status: "retry" })
+    const signal = (kept as DeliveryContext).signal
+    expect(signal.aborted).toBe(true)
+    expect(signal.reason).toBeInstanceOf(DeliveryTimeoutError)
+  })
+
+  it("keeps its signal, logger and once through a spread and a destructuring", async () => {
+    let copied: DeliveryContext | undefined
+    let signal: AbortSignal | undefined
+    const spreads = consumer({
+      name: "context.spreads",
+      timeout: "1 second",
+      deliver: (_delivery, ctx) => {
+        copied = { ...ctx }
+        ;({ signal } = ctx)
+      },
+    })
+    expect(await dispatch(spreads, delivery, { env })).toMatchObject({ status: "delivered" })
+    expect(copied?.signal).toBe(signal)
+    expect(copied?.signal.aborted).toBe(false)
+    expect(typeof copied?.log.info).toBe("function")
+    expect(typeof copied?.once).toBe("function")
+    expect(copied?.env).toBe(env)
+  })
+})
