@@ -179,6 +179,34 @@ describe("the alarm", () => {
     expect(await stream.alarm()).toBeGreaterThan(Date.now() + RETAINED - 60 * SECOND)
   })
 
+  it("arms at its first batch and when it hands over, not between the batches of one alarm", async () => {
+    const stream = openStream("backlog")
+    const due = Date.now() + 3 * SECOND
+    for (let i = 0; i < 100; i++) value(await stream.upsert({ id: `b${i}`, consumer: "test.scripted", at: due }, null))
+    const counted = { claimed: [] as number[], arms: [] as number[] }
+    await stream.inside((instance) => {
+      const ticker = instance.tickerForTests()
+      const arm = ticker.alarm.arm.bind(ticker.alarm)
+      ticker.alarm.arm = (...args) => {
+        counted.arms.push(counted.claimed.length)
+        return arm(...args)
+      }
+      const tick = ticker.tick.bind(ticker)
+      ticker.tick = async (...args) => {
+        const report = await tick(...args)
+        counted.claimed.push(report.claimed)
+        return report
+      }
+    })
+    await until(() => counted.claimed.length === 4, "the alarm's four ticks", 20_000)
+    // Arms are numbered by the ticks finished before them: the first tick's and the last's.
+    expect(counted).toEqual({ claimed: [32, 32, 32, 4], arms: [0, 3] })
+    expect(seen).toHaveLength(100)
+    await pause()
+    const first = await storedRow(stream, "b0")
+    expect(await stream.alarm()).toBe((first.finished_at as number) + RETAINED)
+  })
+
   it("re-arms for what is not yet due when it runs early", async () => {
     const stream = openStream("alarm")
     const later = Date.now() + 3_600_000

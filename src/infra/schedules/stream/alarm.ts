@@ -24,6 +24,8 @@ export class StreamAlarm {
   /** Arms started so far: each arm's number pairs its two events. */
   private arms = 0
   private queue: Promise<unknown> = Promise.resolve()
+  /** The time the last arm recorded: what a tick that does not re-arm leaves. */
+  armed: number | null = null
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -48,6 +50,7 @@ export class StreamAlarm {
     await this.recorder.record(next, now, rewrite)
     // A directory write that just failed is retried by this alarm.
     if (this.recorder.retryAt() !== retry) await this.serially(() => this.set(now))
+    this.armed = next
     return next
   }
 

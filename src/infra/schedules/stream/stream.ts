@@ -215,19 +215,24 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
 
   /**
    * A full batch means more may be due: the alarm keeps ticking, 32 rows at a time, for up to
-   * ALARM_WORK_MS, so a backlog does not wait an alarm round trip per batch. Never throws.
+   * ALARM_WORK_MS, so a backlog does not wait an alarm round trip per batch. Its first batch arms
+   * the alarm and its last re-arms it; between them the alarm stands. Never throws.
    */
   override async alarm(): Promise<void> {
     const started = this.clock()
-    let report = await this.tick()
-    while (
-      report.claimed === BATCH_SIZE &&
-      report.error === undefined &&
-      report.inFlight === 0 &&
-      this.clock() - started < ALARM_WORK_MS
-    ) {
-      report = await this.tick()
+    let batches = 0
+    let goesOn = false
+    // Decided before the tick re-arms, so a tick that did not re-arm is always followed by another.
+    const rearms = (report: TickReport) => {
+      goesOn = continues(report, this.clock() - started)
+      // The first arm stores an alarm no later than what is still due, should this alarm not finish.
+      return batches++ === 0 || !goesOn
     }
+    let report: TickReport
+    do {
+      goesOn = false
+      report = await this.ticker.tick(this.ready(), rearms)
+    } while (goesOn && report.error === undefined)
   }
 
   /** Delivers what is due now, as the alarm does; see Ticker. Never throws. */
@@ -295,6 +300,10 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     return isName(id) ? undefined : refuse("invalid", `id ${NAME_RULE}`, "id")
   }
 }
+
+/** An alarm goes on to its next batch after a full one that settled, within its working time. */
+const continues = (report: TickReport, workedMs: number) =>
+  report.claimed === BATCH_SIZE && report.error === undefined && report.inFlight === 0 && workedMs < ALARM_WORK_MS
 
 const isName = (value: unknown) => typeof value === "string" && NAME.test(value)
 

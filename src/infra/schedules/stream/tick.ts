@@ -79,8 +79,12 @@ export class Ticker {
     return transitions
   }
 
-  /** Never throws: a storage error is logged and arms one recovery alarm (1 s doubling to 60 s). */
-  async tick(refusal: Error | undefined): Promise<TickReport> {
+  /**
+   * Never throws: a storage error is logged and arms one recovery alarm (1 s doubling to 60 s).
+   * `rearms` is asked, once the batch settled, whether this tick re-arms: an alarm going on to its
+   * next batch answers no, and its last batch re-arms.
+   */
+  async tick(refusal: Error | undefined, rearms: (report: TickReport) => boolean = always): Promise<TickReport> {
     const clock = this.clock
     const before = { ...this.store.counts }
     const report: TickReport = {
@@ -126,7 +130,7 @@ export class Ticker {
       }
       // Finished rows past the retention window go, a bounded batch per tick that runs anyway.
       report.swept = this.retention.sweep(report.now)
-      report.alarm = await this.alarm.arm(clock())
+      report.alarm = rearms(report) ? await this.alarm.arm(clock()) : this.alarm.armed
     } catch (error) {
       report.error = describeError(error)
       report.alarm = await this.alarm.recover(error, clock())
@@ -205,3 +209,5 @@ export class Ticker {
     else await this.alarm.arm(clock()).catch((armError) => this.alarm.recover(armError, clock()))
   }
 }
+
+const always = () => true
