@@ -84,6 +84,28 @@ describe("a tick", () => {
     expect(seen.filter(({ aborted }) => aborted()).map(({ delivery }) => delivery.scheduleId)).toEqual(["quick-00"])
   })
 
+  it("sets no timer but the shared deadline for a batch that answers at once within the yield", async () => {
+    const stream = openStream("tick")
+    for (let i = 0; i < 32; i++) value(await stream.upsert({ id: `quick-${i}`, consumer: "test.quick", at: T0 }))
+    const timers = await stream.inside(async (instance) => {
+      const spy = vi.spyOn(globalThis, "setTimeout")
+      try {
+        instance.setNow(T0 + SECOND)
+        expect(await instance.tick()).toMatchObject({ claimed: 32, delivered: 32 })
+        return spy.mock.calls.map(([, ms]) => ms)
+      } finally {
+        spy.mockRestore()
+      }
+    })
+    // test.quick's deadline, 300 ms, comes before the yield (30 s), and the 32 answers settle in one turn:
+    // no yield timer, no end-of-turn settlement timer (the tick's arm may set the directory's own).
+    expect({
+      deadline: timers.filter((ms) => ms === 300).length,
+      yield: timers.includes(30_000),
+      turn: timers.includes(0),
+    }).toEqual({ deadline: 1, yield: false, turn: false })
+  })
+
   it("keeps at most 32 deliveries in flight across ticks that yielded", async () => {
     const stream = openStream("tick")
     const hooked = seamedStream(stream, { yieldAfterMs: 100 })

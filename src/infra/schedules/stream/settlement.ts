@@ -76,6 +76,8 @@ interface Waiting {
 export class Settlements {
   private waiting: Waiting[] = []
   private timer: ReturnType<typeof setTimeout> | undefined
+  /** A look, one microtask on, at whether the answers of this wave still wait for a late one. */
+  private looking = false
 
   constructor(
     private readonly write: (answers: readonly Answer[]) => core.Transition[],
@@ -88,8 +90,20 @@ export class Settlements {
     return new Promise((settled, failed) => {
       this.waiting.push({ answer, late, settled, failed })
       if (this.outstanding() === 0) queueMicrotask(() => void this.flush())
-      else this.timer ??= setTimeout(() => void this.flush(), 0)
+      else if (!this.looking) {
+        this.looking = true
+        queueMicrotask(() => this.lookAgain())
+      }
     })
+  }
+
+  /**
+   * A batch's quick answers come in one wave of microtasks, the last of them flushing the group:
+   * the end-of-turn timer is set only when, after that wave, a dispatch is still out.
+   */
+  private lookAgain(): void {
+    this.looking = false
+    if (this.waiting.length > 0 && this.outstanding() > 0) this.timer ??= setTimeout(() => void this.flush(), 0)
   }
 
   private async flush(): Promise<void> {

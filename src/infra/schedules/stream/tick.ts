@@ -112,7 +112,7 @@ export class Ticker {
       const settling = Promise.all(
         claims.map((claimed) => this.deliverAndSettle(stream, claimed, clock, report, late, deadlines)),
       )
-      const errors = await within(settling, this.yieldAfterMs)
+      const errors = this.outlasts(claims) ? await within(settling, this.yieldAfterMs) : await settling
       if (errors === TIMED_OUT) {
         late.yielded = true
         report.inFlight = claims.length - report.delivered - report.retried - report.failed - report.stale
@@ -140,6 +140,16 @@ export class Ticker {
     if (report.claimed > 0 || report.swept > 0) logLine("info", "schedule.tick", { stream: this.stream, ...report })
     this.events.emit("tick:finished", { stream: this.stream ?? "", report })
     return report
+  }
+
+  /**
+   * True when an attempt's deadline comes after the yield. Otherwise every attempt answers or is
+   * timed out by then, and its settlement is synchronous: the batch needs no yield timer of its own.
+   */
+  private outlasts(claims: readonly Claimed[]): boolean {
+    for (const { row } of claims)
+      if ((this.consumers.get(row.consumer)?.timeoutMs ?? 0) > this.yieldAfterMs) return true
+    return false
   }
 
   /** The claims of this tick within the dispatch capacity; a storage error claims none and is answered. */
