@@ -1,15 +1,5 @@
 import type { Pool, PoolClient, QueryArrayResult } from "pg"
-
-type Value = string | number | null | Uint8Array
-
-/** As on D1: booleans become 1 and 0; anything else D1 refuses is refused here, naming the value. */
-function toValue(value: unknown, index: number): Value {
-  if (value === null || typeof value === "string" || typeof value === "number") return value
-  if (typeof value === "boolean") return value ? 1 : 0
-  if (value instanceof ArrayBuffer) return new Uint8Array(value)
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
-  throw new TypeError(`D1_TYPE_ERROR: type '${typeof value}' not supported for value ${index + 1}`)
-}
+import { type BoundStatement, type DriverAnswer, d1Binding } from "./d1-binding.ts"
 
 /**
  * D1's `?` and `?NNN` placeholders numbered as Postgres wants them ($1, $2, …), outside string literals, quoted
@@ -47,63 +37,18 @@ export function numberPlaceholders(sql: string): string {
 
 type Queryable = Pick<Pool | PoolClient, "query">
 
-const execute = (db: Queryable, statement: { sql: string; args: Value[] }): Promise<QueryArrayResult> =>
-  db.query({ text: numberPlaceholders(statement.sql), values: statement.args, rowMode: "array" })
-
-function d1Result(result: QueryArrayResult, started: number) {
-  const columns = result.fields.map((field) => field.name)
-  const changes = result.command === "SELECT" ? 0 : (result.rowCount ?? 0)
+async function run(db: Queryable, statement: BoundStatement): Promise<DriverAnswer> {
+  const result: QueryArrayResult = await db.query({
+    text: numberPlaceholders(statement.sql),
+    values: statement.args,
+    rowMode: "array",
+  })
   return {
-    results: result.rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]]))),
-    success: true as const,
-    meta: {
-      duration: performance.now() - started,
-      changes,
-      last_row_id: 0,
-      changed_db: changes > 0,
-      rows_read: result.rows.length,
-      rows_written: changes,
-      size_after: 0,
-    },
+    columns: result.fields.map((field) => field.name),
+    rows: result.rows,
+    changes: result.command === "SELECT" ? 0 : (result.rowCount ?? 0),
+    lastRowId: 0,
   }
-}
-
-class Statement {
-  readonly statement: { sql: string; args: Value[] }
-  private readonly pool: Pool
-
-  constructor(pool: Pool, statement: { sql: string; args: Value[] }) {
-    this.pool = pool
-    this.statement = statement
-  }
-
-  bind(...values: unknown[]) {
-    return new Statement(this.pool, { sql: this.statement.sql, args: values.map(toValue) })
-  }
-
-  async all() {
-    const started = performance.now()
-    return d1Result(await execute(this.pool, this.statement), started)
-  }
-
-  run() {
-    return this.all()
-  }
-
-  async first(column?: string) {
-    const [row] = (await this.all()).results
-    if (row === undefined) return null
-    return column === undefined ? row : (row[column] ?? null)
-  }
-
-  async raw(options?: { columnNames?: boolean }) {
-    const result = await execute(this.pool, this.statement)
-    return options?.columnNames ? [result.fields.map((field) => field.name), ...result.rows] : result.rows
-  }
-}
-
-const unsupported = (what: string) => () => {
-  throw new Error(`${what} is not offered by the container's D1 binding over PostgreSQL`)
 }
 
 /**
@@ -119,18 +64,18 @@ const unsupported = (what: string) => () => {
  * ```
  */
 export function d1OverPostgres(pool: Pool): D1Database {
-  const binding = {
-    prepare: (sql: string) => new Statement(pool, { sql, args: [] }),
-    async batch(statements: Statement[]) {
-      const started = performance.now()
+  return d1Binding({
+    name: "PostgreSQL",
+    run: (statement) => run(pool, statement),
+    async batch(statements) {
       const client = await pool.connect()
       let broken: unknown
       try {
         await client.query("BEGIN")
-        const results: QueryArrayResult[] = []
-        for (const statement of statements) results.push(await execute(client, statement.statement))
+        const answers: DriverAnswer[] = []
+        for (const statement of statements) answers.push(await run(client, statement))
         await client.query("COMMIT")
-        return results.map((result) => d1Result(result, started))
+        return answers
       } catch (error) {
         // A connection the rollback cannot reach is dropped from the pool rather than reused.
         await client.query("ROLLBACK").catch((rollbackError: unknown) => {
@@ -141,9 +86,5 @@ export function d1OverPostgres(pool: Pool): D1Database {
         client.release(broken instanceof Error ? broken : undefined)
       }
     },
-    exec: unsupported("exec()"),
-    withSession: unsupported("withSession()"),
-    dump: unsupported("dump()"),
-  }
-  return binding as unknown as D1Database
+  })
 }
