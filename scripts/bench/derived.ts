@@ -17,7 +17,9 @@ export function derived(figures: readonly Figure[]): Figure[] {
   const sql = find(/^limit/, "µs / delivery: SQL alone")
   if (tick !== null && sql !== null) add("µs / delivery: dispatch overhead (tick minus SQL alone)", tick - sql)
   const perSecond = find(/^limit/, "deliveries / s, ticks back to back")
-  for (const burst of figures.filter((f) => /^burst/.test(f.workload) && f.metric.startsWith("deliveries / s"))) {
+  for (const burst of figures.filter(
+    (f) => /^burst/.test(f.workload) && f.metric === "deliveries / s (T0 to last delivery)",
+  )) {
     if (perSecond && burst.slotwise !== null)
       add(`${burst.workload} as a share of ticks back to back`, burst.slotwise / perSecond)
   }

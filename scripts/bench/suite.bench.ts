@@ -2,6 +2,7 @@ import { applyD1Migrations, env } from "cloudflare:test"
 import { beforeAll, it } from "vitest"
 import { SetupClock } from "./lead.ts"
 import { note, progress, SYSTEMS, type SystemName } from "./result.ts"
+import { ROUNDS } from "./rounds.ts"
 import { burst } from "./workloads/burst.ts"
 import { pick } from "./workloads/common.ts"
 import { cost } from "./workloads/cost.ts"
@@ -18,6 +19,8 @@ import { manyStreams } from "./workloads/streams.ts"
  */
 
 const smoke = env.BENCH_SMOKE === "1"
+/** The bursts and many streams run in rounds (rounds.ts); the smoke run once. */
+const rounds = pick(smoke, { smoke: 1, full: ROUNDS })
 /** Each system's setup times so far: where to put T0 after the next setup. */
 const clocks: Record<SystemName, SetupClock> = { slotwise: new SetupClock(), agents: new SetupClock() }
 
@@ -41,13 +44,13 @@ it("cost", async () => {
 
 for (const n of pick(smoke, { smoke: [100], full: [1_000, 10_000] })) {
   it(`burst ${n}`, async () => {
-    await burst(n, order(`burst ${n.toLocaleString("en-US")}`), clocks)
+    await burst(n, order(`burst ${n.toLocaleString("en-US")}`), clocks, rounds)
   })
 }
 
 it("many streams", async () => {
   const counts = pick(smoke, { smoke: [10], full: [10, 100] })
-  await manyStreams(counts, pick(smoke, { smoke: 50, full: 1_000 }), order("many streams"), clocks)
+  await manyStreams(counts, pick(smoke, { smoke: 50, full: 1_000 }), order("many streams"), clocks, rounds)
 })
 
 it("steady", async () => {

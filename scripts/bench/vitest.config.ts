@@ -31,9 +31,7 @@ export default defineConfig(async () => {
 
       testTimeout: 600_000,
       hookTimeout: 600_000,
-      // slotwise writes one JSON line per delivery (its production log); they still cost what they
-      // cost in workerd, but are not printed.
-      onConsoleLog: (log: string) => !/^\{"level":"(info|warn)"/.test(log),
+      disableConsoleIntercept: true,
     },
   }
 })
