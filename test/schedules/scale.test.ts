@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest"
 import { LIST_DEFAULT } from "../../src/infra/schedules/client/contract.ts"
 import type { ScheduleState } from "../../src/infra/schedules/index.ts"
-import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { BATCH_SIZE } from "../../src/infra/schedules/stream/tick.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
@@ -54,24 +53,23 @@ describe("100,000 schedules in one stream", () => {
 
     const plans = await stream.inside((instance, state) => {
       const store = instance.storeForTests()
-      // The exact SQL and bindings the store runs, captured from its one query method.
-      const exec = vi.spyOn(store, "exec")
+      // The exact SQL and bindings the store runs, captured where every query of it goes.
+      const exec = vi.spyOn(state.storage.sql, "exec")
       try {
         const selected = store.selectDue(T0, BATCH_SIZE)
         const next = store.nextEligibleAt()
-        const explain = (call: Parameters<ScheduleStore["exec"]>) => {
-          const [query, ...bindings] = call
-          return state.storage.sql
+        const [dueCall, nextCall] = exec.mock.calls as unknown as Array<[string, ...SqlStorageValue[]]>
+        exec.mockRestore()
+        const explain = ([query, ...bindings]: [string, ...SqlStorageValue[]]) =>
+          state.storage.sql
             .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...bindings)
             .toArray()
             .map((row) => row.detail)
-        }
-        const [dueCall, nextCall] = exec.mock.calls
         return {
           selected: selected.map((row) => row.id),
           next,
-          due: { bindings: dueCall?.slice(1), plan: explain(dueCall as Parameters<ScheduleStore["exec"]>) },
-          nextAlarm: explain(nextCall as Parameters<ScheduleStore["exec"]>),
+          due: { bindings: dueCall?.slice(1), plan: explain(dueCall as [string]) },
+          nextAlarm: explain(nextCall as [string]),
         }
       } finally {
         exec.mockRestore()

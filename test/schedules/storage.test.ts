@@ -4,6 +4,7 @@ import { RECOVERY_FIRST_MS } from "../../src/infra/backoff.ts"
 import { LIST_DEFAULT } from "../../src/infra/schedules/client/contract.ts"
 import { RECORD_RETRY_MS } from "../../src/infra/schedules/directory/recorder.ts"
 import { EVENT_LOG_LIMIT } from "../../src/infra/schedules/index.ts"
+import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
 import { MIGRATIONS, SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
@@ -240,6 +241,57 @@ describe("schema migration", () => {
     ])
     // The claim migrated with its row: the schedule is still fenced until its lease ends.
     expect(value(await stream.get("held"))).toMatchObject({ state: "scheduled", attempts: 1 })
+  })
+})
+
+describe("rows read back", () => {
+  it("every field of a row, through each read (one, many, due, list), column by column", async () => {
+    const stream = openStream("round-trip")
+    const read = await stream.inside((_, state) => {
+      const store = new ScheduleStore(state.storage)
+      // Each field a value no other field has, so a column read into the wrong field shows.
+      const row: ScheduleRow = {
+        id: "round-trip-1",
+        consumer: "test.scripted",
+        kind: "cron",
+        atMs: T0 + 1,
+        intervalMs: 2,
+        cron: "0 9 * * *",
+        timezone: "Europe/Paris",
+        payload: '{"n":3}',
+        maxAttempts: 4,
+        state: "scheduled",
+        occurrence: 5,
+        nextAt: T0 + 6,
+        cadenceAt: T0 + 7,
+        retryAt: T0 + 8,
+        claimUntil: T0 + 9,
+        claimToken: "token-10",
+        attempts: 11,
+        lastError: "error 12",
+        createdAt: T0 + 13,
+        updatedAt: T0 + 14,
+        finishedAt: T0 + 15,
+      }
+      const other = { ...row, id: "round-trip-2", finishedAt: null }
+      store.transaction(() => {
+        store.put(row)
+        store.put(other)
+      })
+      return {
+        one: store.get(row.id),
+        many: [...store.getMany([row.id, other.id]).values()],
+        due: store.selectDue(T0 + 60_000, 10),
+        list: store.list({ limit: 10 }),
+        row,
+        other,
+      }
+    })
+    expect(read.one).toEqual(read.row)
+    expect(read.many).toEqual(expect.arrayContaining([read.row, read.other]))
+    expect(read.many).toHaveLength(2)
+    expect(read.due).toEqual([read.row, read.other])
+    expect(read.list).toEqual([read.row, read.other])
   })
 })
 

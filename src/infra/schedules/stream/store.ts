@@ -175,8 +175,17 @@ export class ScheduleStore {
   }
 
   get(id: string): ScheduleRow | undefined {
-    const [row] = this.exec(`SELECT ${COLUMNS} FROM schedules WHERE id = ?`, id)
-    return row ? toRow(row) : undefined
+    return this.rows(`SELECT ${COLUMNS} FROM schedules WHERE id = ?`, id)[0]
+  }
+
+  /** Whole schedule rows ({@link COLUMNS}, in order): read as arrays, each made a row once. */
+  private rows(query: string, ...bindings: SqlStorageValue[]): ScheduleRow[] {
+    const cursor = this.storage.sql.exec(query, ...bindings)
+    const rows: ScheduleRow[] = []
+    for (const values of cursor.raw()) rows.push(rowOf(values))
+    this.counts.rowsRead += cursor.rowsRead
+    this.counts.rowsWritten += cursor.rowsWritten
+    return rows
   }
 
   /** The rows of `ids` as stored now, by id: one read per MAX_BINDINGS ids. */
@@ -191,7 +200,7 @@ export class ScheduleStore {
         `in ${part.length}`,
         () => `SELECT ${COLUMNS} FROM schedules WHERE id IN (${part.map(() => "?").join(", ")})`,
       )
-      for (const row of this.exec(select, ...part)) found.set(row.id as string, toRow(row))
+      for (const row of this.rows(select, ...part)) found.set(row.id, row)
     }
     return found
   }
@@ -283,11 +292,11 @@ export class ScheduleStore {
 
   /** Up to `limit` rows eligible at `now`, in due order, through the partial (eligible_at, id) index. */
   selectDue(now: number, limit: number): ScheduleRow[] {
-    return this.exec(
+    return this.rows(
       `SELECT ${COLUMNS} FROM schedules WHERE state = 'scheduled' AND eligible_at <= ? ORDER BY eligible_at, id LIMIT ?`,
       now,
       limit,
-    ).map(toRow)
+    )
   }
 
   /** The smallest eligible_at of any scheduled row: when the alarm must fire next. */
@@ -327,9 +336,7 @@ export class ScheduleStore {
 
   list(options: { state?: ScheduleState; limit: number; cursor?: string }): ScheduleRow[] {
     const { clause, bindings } = where({ "state = ?": options.state, "id > ?": options.cursor })
-    return this.exec(`SELECT ${COLUMNS} FROM schedules ${clause} ORDER BY id LIMIT ?`, ...bindings, options.limit).map(
-      toRow,
-    )
+    return this.rows(`SELECT ${COLUMNS} FROM schedules ${clause} ORDER BY id LIMIT ?`, ...bindings, options.limit)
   }
 
   events(options: { scheduleId?: string; limit: number; before?: number }): ScheduleEvent[] {
@@ -365,29 +372,29 @@ const valuesUpdate = (fields: readonly Field[], rows: number) =>
    FROM (VALUES ${Array.from({ length: rows }, () => `(${["?", ...fields.map(() => "?")].join(", ")})`).join(", ")}) AS v
    WHERE schedules.id = v.column1`
 
-// A literal, not built from COLUMN_OF: it runs for every row a tick reads, twice per delivery.
-function toRow(r: SqlRow): ScheduleRow {
+// A literal over COLUMNS' order, not built from COLUMN_OF: it runs for every row a tick reads, twice per delivery.
+function rowOf(v: SqlStorageValue[]): ScheduleRow {
   return {
-    id: r.id as string,
-    consumer: r.consumer as string,
-    kind: r.kind as ScheduleRow["kind"],
-    atMs: r.at_ms as number | null,
-    intervalMs: r.interval_ms as number | null,
-    cron: r.cron as string | null,
-    timezone: r.timezone as string | null,
-    payload: r.payload as string,
-    maxAttempts: r.max_attempts as number | null,
-    state: r.state as ScheduleState,
-    occurrence: r.occurrence as number,
-    nextAt: r.next_at as number,
-    cadenceAt: r.cadence_at as number,
-    retryAt: r.retry_at as number | null,
-    claimUntil: r.claim_until as number | null,
-    claimToken: r.claim_token as string | null,
-    attempts: r.attempts as number,
-    lastError: r.last_error as string | null,
-    createdAt: r.created_at as number,
-    updatedAt: r.updated_at as number,
-    finishedAt: r.finished_at as number | null,
+    id: v[0] as string,
+    consumer: v[1] as string,
+    kind: v[2] as ScheduleRow["kind"],
+    atMs: v[3] as number | null,
+    intervalMs: v[4] as number | null,
+    cron: v[5] as string | null,
+    timezone: v[6] as string | null,
+    payload: v[7] as string,
+    maxAttempts: v[8] as number | null,
+    state: v[9] as ScheduleState,
+    occurrence: v[10] as number,
+    nextAt: v[11] as number,
+    cadenceAt: v[12] as number,
+    retryAt: v[13] as number | null,
+    claimUntil: v[14] as number | null,
+    claimToken: v[15] as string | null,
+    attempts: v[16] as number,
+    lastError: v[17] as string | null,
+    createdAt: v[18] as number,
+    updatedAt: v[19] as number,
+    finishedAt: v[20] as number | null,
   }
 }
