@@ -1,5 +1,5 @@
 import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "../client/events.ts"
-import { chunks, MAX_BINDINGS } from "./bindings.ts"
+import { MAX_BINDINGS } from "./bindings.ts"
 
 type Exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlStorageValue[]) => T[]
 
@@ -8,6 +8,19 @@ const EVENTS_PER_STATEMENT = Math.floor(MAX_BINDINGS / 6)
 
 /** Event `seq` lives in slot (seq - 1) % EVENT_LOG_LIMIT: the log is a ring, so seqs 1..N fill slots 0..N-1. */
 export const slotOf = (seq: number) => (seq - 1) % EVENT_LOG_LIMIT
+
+/** The insert of `count` events, built once per count. */
+const INSERTS = new Map<number, string>()
+function insertOf(count: number): string {
+  let text = INSERTS.get(count)
+  if (text === undefined) {
+    text = `INSERT INTO events (slot, seq, at, schedule_id, type, data) VALUES ${Array.from({ length: count }, () => "(?, ?, ?, ?, ?, ?)").join(", ")}
+      ON CONFLICT (slot) DO UPDATE SET seq = excluded.seq, at = excluded.at, schedule_id = excluded.schedule_id,
+        type = excluded.type, data = excluded.data`
+    INSERTS.set(count, text)
+  }
+  return text
+}
 
 /**
  * A stream's bounded event log: a ring of EVENT_LOG_LIMIT slots where each append overwrites
@@ -28,17 +41,15 @@ export class EventLog {
   appendAll(events: ReadonlyArray<{ event: EventDraft; at: number }>): void {
     if (events.length === 0) return
     let seq = this.newest ?? this.findNewest()
-    const rows = events.map(({ event, at }) => {
+    // Six values an event, pushed flat: no array per event.
+    const values: SqlStorageValue[] = []
+    for (const { event, at } of events) {
       seq++
-      return [slotOf(seq), seq, at, event.scheduleId, event.type, JSON.stringify(event.data)]
-    })
-    for (const part of chunks(rows, EVENTS_PER_STATEMENT)) {
-      this.exec(
-        `INSERT INTO events (slot, seq, at, schedule_id, type, data) VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
-         ON CONFLICT (slot) DO UPDATE SET seq = excluded.seq, at = excluded.at, schedule_id = excluded.schedule_id,
-           type = excluded.type, data = excluded.data`,
-        ...part.flat(),
-      )
+      values.push(slotOf(seq), seq, at, event.scheduleId, event.type, JSON.stringify(event.data))
+    }
+    for (let first = 0; first < events.length; first += EVENTS_PER_STATEMENT) {
+      const count = Math.min(EVENTS_PER_STATEMENT, events.length - first)
+      this.exec(insertOf(count), ...values.slice(first * 6, (first + count) * 6))
     }
     this.newest = seq
   }

@@ -244,39 +244,42 @@ export class ScheduleStore {
    * the same columns share a statement (one per MAX_BINDINGS values), their values as a VALUES list.
    */
   updateMany(pairs: ReadonlyArray<readonly [ScheduleRow, ScheduleRow]>): void {
-    // Per row only a key and its values: no object per row, no per-row statement text.
-    const groups = new Map<string, { fields: Field[]; values: SqlStorageValue[][] }>()
+    // Per row only a mask of its changed fields and its values, pushed flat: no string, object or array per row.
+    const groups = new Map<number, { fields: Field[]; values: SqlStorageValue[] }>()
     for (const [before, after] of pairs) {
-      let key = ""
-      for (const field of FIELDS) if (before[field] !== after[field]) key += key ? `,${field}` : field
-      if (key === "") continue
-      let group = groups.get(key)
-      if (!group) {
-        group = { fields: FIELDS.filter((field) => before[field] !== after[field]), values: [] }
-        groups.set(key, group)
+      let mask = 0
+      for (let i = 0; i < FIELDS.length; i++) {
+        const field = FIELDS[i] as Field
+        if (before[field] !== after[field]) mask |= 1 << i
       }
-      const values: SqlStorageValue[] = [before.id]
-      for (const field of group.fields) values.push(after[field])
-      group.values.push(values)
+      if (mask === 0) continue
+      let group = groups.get(mask)
+      if (!group) {
+        group = { fields: FIELDS.filter((_, i) => mask & (1 << i)), values: [] }
+        groups.set(mask, group)
+      }
+      group.values.push(before.id)
+      for (const field of group.fields) group.values.push(after[field])
     }
-    for (const [key, { fields, values }] of groups) {
+    for (const [mask, { fields, values }] of groups) {
+      const width = fields.length + 1
+      const rows = values.length / width
       // One row is a plain point update: a VALUES list costs a read per row.
-      if (values.length === 1) {
-        const [id, ...set] = values[0] as SqlStorageValue[]
+      if (rows === 1) {
         this.exec(
-          statementOf(`point ${key}`, () => pointUpdate(fields)),
-          ...set,
-          id as string,
+          statementOf(`point ${mask}`, () => pointUpdate(fields)),
+          ...values.slice(1),
+          values[0] as string,
         )
         continue
       }
       // Bound values, not a JSON list: SQLite counts a read for every JSON element as well as the row.
-      const perStatement = Math.floor(MAX_BINDINGS / (fields.length + 1))
-      for (let start = 0; start < values.length; start += perStatement) {
-        const part = values.slice(start, start + perStatement)
+      const perStatement = Math.floor(MAX_BINDINGS / width)
+      for (let first = 0; first < rows; first += perStatement) {
+        const count = Math.min(perStatement, rows - first)
         this.exec(
-          statementOf(`${part.length} ${key}`, () => valuesUpdate(fields, part.length)),
-          ...part.flat(),
+          statementOf(`${count} ${mask}`, () => valuesUpdate(fields, count)),
+          ...values.slice(first * width, (first + count) * width),
         )
       }
     }
