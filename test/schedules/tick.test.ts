@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
+import { captureLogs } from "../support/logs.ts"
 import {
   eventsOf,
   openStream,
@@ -14,6 +15,8 @@ import {
   until,
   value,
 } from "../support/streams.ts"
+
+const logs = captureLogs()
 
 const answerInside = (stream: TestStream, answer: () => void) => stream.inside(() => answer())
 
@@ -224,9 +227,27 @@ describe("the alarm", () => {
     // Arms are numbered by the ticks finished before them: the first tick's and the last's.
     expect(counted).toEqual({ claimed: [32, 32, 32, 4], arms: [0, 3] })
     expect(seen).toHaveLength(100)
+    // One line for the alarm, its four batches summed: not a line per batch.
+    expect(logs.of("schedule.tick")).toEqual([
+      expect.objectContaining({ stream: stream.name, batches: 4, claimed: 100, delivered: 100, failed: 0 }),
+    ])
+    // Its rows summed over the batches too: five written a delivery, and the last arm's directory mark.
+    expect(logs.of("schedule.tick")[0]?.rowsWritten).toBeGreaterThanOrEqual(500)
     await pause()
     const first = await storedRow(stream, "b0")
     expect(await stream.alarm()).toBe((first.finished_at as number) + RETAINED)
+  })
+
+  it("writes one schedule.tick line per tick() call that claimed something, none for an idle one", async () => {
+    const stream = openStream("tick-lines")
+    for (let i = 0; i < 40; i++) value(await stream.upsert({ id: `t${i}`, consumer: "test.scripted", at: T0 }))
+    expect(await stream.tick(T0)).toMatchObject({ claimed: 32, delivered: 32 })
+    expect(await stream.tick(T0)).toMatchObject({ claimed: 8, delivered: 8 })
+    expect(await stream.tick(T0)).toMatchObject({ claimed: 0 })
+    expect(logs.of("schedule.tick").map((line) => [line.batches, line.claimed, line.delivered])).toEqual([
+      [1, 32, 32],
+      [1, 8, 8],
+    ])
   })
 
   it("re-arms for what is not yet due when it runs early", async () => {

@@ -26,6 +26,7 @@ import { seamsOf } from "./seams.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { summarize } from "./summary.ts"
 import { BATCH_SIZE, Ticker, type TickReport } from "./tick.ts"
+import { summed } from "./tick-report.ts"
 
 /** How long one alarm goes on delivering a backlog before it hands over to the next alarm. */
 export const ALARM_WORK_MS = 5_000
@@ -216,7 +217,8 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
   /**
    * A full batch means more may be due: the alarm keeps ticking, 32 rows at a time, for up to
    * ALARM_WORK_MS, so a backlog does not wait an alarm round trip per batch. Its first batch arms
-   * the alarm and its last re-arms it; between them the alarm stands. Never throws.
+   * the alarm and its last re-arms it; between them the alarm stands. It writes one
+   * `schedule.tick` line for all its batches. Never throws.
    */
   override async alarm(): Promise<void> {
     const started = this.clock()
@@ -229,15 +231,22 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
       return batches++ === 0 || !goesOn
     }
     let report: TickReport
+    let total: TickReport | undefined
+    let ticks = 0
     do {
       goesOn = false
       report = await this.ticker.tick(this.ready(), rearms)
+      total = total === undefined ? report : summed(total, report)
+      ticks++
     } while (goesOn && report.error === undefined)
+    this.ticker.log(total, ticks)
   }
 
   /** Delivers what is due now, as the alarm does; see Ticker. Never throws. */
-  tick(): Promise<TickReport> {
-    return this.ticker.tick(this.ready())
+  async tick(): Promise<TickReport> {
+    const report = await this.ticker.tick(this.ready())
+    this.ticker.log(report)
+    return report
   }
 
   /**

@@ -1,5 +1,5 @@
 import { TIMED_OUT, within } from "../../deadline.ts"
-import { describeError, logLine } from "../../log.ts"
+import { describeError } from "../../log.ts"
 import type { ConsumerRegistry } from "../client/consumer.ts"
 import { StreamAlarm } from "./alarm.ts"
 import { type Claimed, claimDue } from "./claim.ts"
@@ -11,7 +11,7 @@ import type { Retention } from "./retention.ts"
 import type { DirectoryRecorder, StreamSeams } from "./seams.ts"
 import { type Answer, Settlements, settleAll } from "./settlement.ts"
 import type { ScheduleStore } from "./store.ts"
-import type { TickReport } from "./tick-report.ts"
+import { logTicks, type TickReport } from "./tick-report.ts"
 
 export type { TickReport } from "./tick-report.ts"
 
@@ -137,9 +137,13 @@ export class Ticker {
     }
     report.rowsRead = this.store.counts.rowsRead - before.rowsRead
     report.rowsWritten = this.store.counts.rowsWritten - before.rowsWritten
-    if (report.claimed > 0 || report.swept > 0) logLine("info", "schedule.tick", { stream: this.stream, ...report })
     this.events.emit("tick:finished", { stream: this.stream ?? "", report })
     return report
+  }
+
+  /** Writes the `schedule.tick` line of `batches` ticks whose reports were summed (tick-report.ts). */
+  log(report: TickReport, batches = 1): void {
+    logTicks(this.stream, report, batches)
   }
 
   /**
