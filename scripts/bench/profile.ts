@@ -4,7 +4,8 @@
  * HTTP hook), starts and stops the profiler over the inspector's WebSocket (the DevTools
  * protocol's Profiler domain). Writes results/burst.cpuprofile and results/profile.json, and prints
  * where the time goes per delivery (buckets.ts). Fails when the profile holds no sample of a tick.
- * BENCH_PROFILE_N sets the burst (default 1,000; BENCH_SMOKE=1: 100).
+ * BENCH_PROFILE_N sets the burst (default 1,000; BENCH_SMOKE=1: 100); BENCH_PROFILE_TICKS=1 profiles
+ * the same number delivered by ticks back to back (the limit workload's path) instead.
  */
 
 import { spawn } from "node:child_process"
@@ -82,6 +83,8 @@ const inspectorPort = await freePort()
 let inspector: Inspector | undefined
 let profile: CpuProfile | undefined
 let burst: { deliveries: number; spanMs: number; duplicates: number } | undefined
+/** The isolate's heap at the end: the test runtime's own modules live in it too, and a full collection walks all of it. */
+let heap: { usedSize: number; totalSize: number } | undefined
 
 const hook = createServer((req, res) => {
   const chunks: Buffer[] = []
@@ -95,6 +98,7 @@ const hook = createServer((req, res) => {
         await inspector.send("Profiler.start")
       } else if (req.url === "/stop" && inspector) {
         profile = (await inspector.send<{ profile: CpuProfile }>("Profiler.stop")).profile
+        heap = await inspector.send<{ usedSize: number; totalSize: number }>("Runtime.getHeapUsage")
         burst = JSON.parse(Buffer.concat(chunks).toString("utf8"))
         inspector.close()
       } else throw new Error(`unexpected ${req.url}`)
@@ -144,12 +148,16 @@ writeFileSync(path.join(results, "burst.cpuprofile"), JSON.stringify(profile))
 const result = breakdown(profile)
 writeFileSync(
   path.join(results, "profile.json"),
-  `${JSON.stringify({ n, samplingUs: SAMPLING_US, burst, ...result }, null, 2)}\n`,
+  `${JSON.stringify({ n, ticks: process.env.BENCH_PROFILE_TICKS === "1", samplingUs: SAMPLING_US, burst, heap, ...result }, null, 2)}\n`,
 )
 console.log(
   `\nburst ${n}: ${burst.spanMs} ms from T0 to the last delivery; profile window ${result.windowMs.toFixed(1)} ms,`,
 )
-console.log(`${result.samples} samples (${result.tickSamples} inside a tick), every ${SAMPLING_US} µs\n`)
+console.log(`${result.samples} samples (${result.tickSamples} inside a tick), every ${SAMPLING_US} µs`)
+if (heap)
+  console.log(
+    `heap at the end: ${(heap.usedSize / 2 ** 20).toFixed(1)} MiB used of ${(heap.totalSize / 2 ** 20).toFixed(1)}\n`,
+  )
 console.log(breakdownTable(result, burst.deliveries))
 console.log("\n[profile] results/burst.cpuprofile, results/profile.json")
 if (result.tickSamples === 0) {

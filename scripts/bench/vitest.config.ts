@@ -22,6 +22,7 @@ export default defineConfig(async () => {
             BENCH_SMOKE: process.env.BENCH_SMOKE ?? "",
             BENCH_PROFILE_HOOK: process.env.BENCH_PROFILE_HOOK ?? "",
             BENCH_PROFILE_N: process.env.BENCH_PROFILE_N ?? "",
+            BENCH_PROFILE_TICKS: process.env.BENCH_PROFILE_TICKS ?? "",
           },
         },
       }),

@@ -5,12 +5,28 @@ import { inRounds } from "../rounds.ts"
 import { target } from "../systems.ts"
 import { createDue, settled, waitFor } from "./common.ts"
 
+/** A gap between two deliveries' starts this long is a pause of the thread (a full collection, a storage flush), not work. */
+const PAUSE_MS = 10
+
+/** The time in pauses: the gaps of PAUSE_MS or more between consecutive delivery starts, summed. */
+function pausedMs(starts: readonly number[]): number {
+  const sorted = [...starts].sort((a, b) => a - b)
+  let paused = 0
+  for (let i = 1; i < sorted.length; i++) {
+    const gap = (sorted[i] as number) - (sorted[i - 1] as number)
+    if (gap >= PAUSE_MS) paused += gap
+  }
+  return paused
+}
+
 interface Burst {
   setupMs: number
   marginMs: number
   firstLateMs: number
   spanMs: number
   perSecond: number
+  /** Of spanMs, the pauses of PAUSE_MS or more between deliveries. */
+  pausedMs: number
   duplicates: number
 }
 
@@ -40,6 +56,7 @@ export async function burst(
   figures(workload, median, [
     ["deliveries / s (T0 to last delivery)", (r) => r.perSecond],
     ["ms from T0 to last delivery", (r) => r.spanMs],
+    ["of which pauses of 10 ms or more between deliveries, ms", (r) => r.pausedMs],
     ["ms from T0 to first delivery", (r) => r.firstLateMs],
     ["setup ms (create n schedules)", (r) => r.setupMs],
     ["setup margin before T0 ms", (r) => r.marginMs],
@@ -70,6 +87,7 @@ async function measure(workload: string, system: SystemName, n: number, clock: S
     firstLateMs: first - dueAt,
     spanMs: last - dueAt,
     perSecond: Math.round(n / (Math.max(1, last - dueAt) / 1000)),
+    pausedMs: pausedMs(starts),
     duplicates: seen.seen.length - n,
   }
   progress(`${workload} ${system}: ${JSON.stringify(result)}`)
