@@ -1,7 +1,7 @@
-import { env, runInDurableObject } from "cloudflare:test"
+import { env, evictDurableObject, runInDurableObject } from "cloudflare:test"
 import type { BenchAgent } from "./agent.ts"
 import type { Rows } from "./meter.ts"
-import type { Mark } from "./record.ts"
+import { forget, type Mark } from "./record.ts"
 import type { SystemName } from "./result.ts"
 import type { BenchStream } from "./worker.ts"
 
@@ -34,6 +34,11 @@ export interface Target {
   runAlarm(): Promise<Rows | null>
   /** Deletes the alarm: nothing of this object runs again. */
   quiet(): Promise<void>
+  /**
+   * Forgets the run's records and evicts the object from memory once measured, so that the one
+   * isolate does not carry every object of the earlier workloads (and their collections) into the next.
+   */
+  done(): Promise<void>
 }
 
 /** runDurableObjectAlarm's steps, with the meter counting the alarm handler alone. */
@@ -89,7 +94,14 @@ function stream(name: string): Target {
     alarm: () => inside((_, state) => state.storage.getAlarm()),
     runAlarm: () => inside(metered),
     quiet: () => inside((_, state) => state.storage.deleteAlarm()),
+    done: () => retire(name, stub),
   }
+}
+
+/** Forgets the records of run `name` and evicts its object (Target.done). */
+export async function retire(name: string, stub: DurableObjectStub): Promise<void> {
+  forget(name)
+  await evictDurableObject(stub)
 }
 
 function agent(name: string): Target {
@@ -122,6 +134,7 @@ function agent(name: string): Target {
     alarm: () => inside((_, state) => state.storage.getAlarm()),
     runAlarm: () => inside(metered),
     quiet: () => inside((_, state) => state.storage.deleteAlarm()),
+    done: () => retire(name, stub),
   }
 }
 

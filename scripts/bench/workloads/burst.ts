@@ -1,5 +1,5 @@
 import type { SetupClock } from "../lead.ts"
-import { forget, run } from "../record.ts"
+import { run } from "../record.ts"
 import { figure, figures, note, progress, type SystemName } from "../result.ts"
 import { inRounds } from "../rounds.ts"
 import { target } from "../systems.ts"
@@ -91,6 +91,6 @@ async function measure(workload: string, system: SystemName, n: number, clock: S
     duplicates: seen.seen.length - n,
   }
   progress(`${workload} ${system}: ${JSON.stringify(result)}`)
-  forget(t.name)
+  await t.done()
   return result
 }

@@ -1,6 +1,6 @@
 import type { SetupClock } from "../lead.ts"
 import type { Rows } from "../meter.ts"
-import { forget, run } from "../record.ts"
+import { run } from "../record.ts"
 import { figures, note, progress, type SystemName } from "../result.ts"
 import { type Target, target } from "../systems.ts"
 import { createDue, round, settled, waitFor } from "./common.ts"
@@ -57,7 +57,7 @@ export async function cost(
     await settled(t)
     results[system] = { create, bytesPer1000, idle, deliver: await t.meterRead() }
     progress(`${workload} ${system}: ${JSON.stringify(results[system])}`)
-    forget(t.name)
+    await t.done()
   }
   const per = (rows: Rows, key: keyof Rows, n: number) => round(rows[key] / n, 3)
   figures(workload, results, [

@@ -3,9 +3,8 @@ import { type Claimed, claimDue } from "../../../src/infra/schedules/stream/clai
 import * as core from "../../../src/infra/schedules/stream/core.ts"
 import { ScheduleStore } from "../../../src/infra/schedules/stream/store.ts"
 import { fill } from "../fill.ts"
-import { forget } from "../record.ts"
 import { figure, progress } from "../result.ts"
-import { streamStub } from "../systems.ts"
+import { retire, streamStub } from "../systems.ts"
 import type { BenchStream } from "../worker.ts"
 import { round } from "./common.ts"
 
@@ -60,7 +59,7 @@ export async function limit(count: number, rounds: number) {
       await state.storage.deleteAlarm()
       return { tick, sql, oneShot, recurring }
     })
-    forget(name)
+    await retire(name, streamStub(name))
     ticks.push(measured.tick)
     best.tick = Math.min(best.tick, measured.tick)
     best.sql = Math.min(best.sql, measured.sql)

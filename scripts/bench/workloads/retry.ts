@@ -1,5 +1,5 @@
 import type { SetupClock } from "../lead.ts"
-import { FAILURES_BEFORE_SUCCESS, forget, run } from "../record.ts"
+import { FAILURES_BEFORE_SUCCESS, run } from "../record.ts"
 import { figures, note, progress, type SystemName } from "../result.ts"
 import { target } from "../systems.ts"
 import { createDue, settled, waitFor } from "./common.ts"
@@ -42,7 +42,7 @@ export async function retry(n: number, order: readonly SystemName[], clocks: Rec
       firstSuccessMs: successes.reduce((a, b) => Math.min(a, b)) - dueAt,
     }
     progress(`${workload} ${system}: ${JSON.stringify(results[system])}`)
-    forget(t.name)
+    await t.done()
   }
   figures(workload, results, [
     ["attempts (deliveries incl. failed)", (r) => r.attempts],

@@ -1,9 +1,8 @@
 import { runInDurableObject } from "cloudflare:test"
 import type { TickReport } from "../../../src/infra/schedules/index.ts"
 import { fill } from "../fill.ts"
-import { forget } from "../record.ts"
 import { figure, progress } from "../result.ts"
-import { streamStub } from "../systems.ts"
+import { retire, streamStub } from "../systems.ts"
 import type { BenchStream } from "../worker.ts"
 import { round } from "./common.ts"
 
@@ -64,7 +63,7 @@ export async function scale(sizes: readonly number[], deliver: number) {
         idleTickRowsWritten: idle.rowsWritten,
       }
     })
-    forget(name)
+    await retire(name, streamStub(name))
     progress(`scale ${size} slotwise: ${JSON.stringify(row)}`)
     rows.push(row)
   }

@@ -1,9 +1,8 @@
 import { runInDurableObject } from "cloudflare:test"
 import { DEFAULT_RETENTION_MS } from "../../../src/infra/schedules/client/contract.ts"
 import { fill } from "../fill.ts"
-import { forget } from "../record.ts"
 import { figure, progress } from "../result.ts"
-import { streamStub } from "../systems.ts"
+import { retire, streamStub } from "../systems.ts"
 import type { BenchStream } from "../worker.ts"
 import { round } from "./common.ts"
 
@@ -81,7 +80,7 @@ export async function soak(total: number, weeks: number) {
       rowsWrittenPerTick: round(w.rowsWrittenPerTick / w.ticks),
     }))
   })
-  forget(name)
+  await retire(name, streamStub(name))
   for (const w of rows) progress(`soak slotwise: week ${w.week} ${JSON.stringify(w)}`)
   const first = rows[0] as Week
   // The window is full from the second week on: a steady state whose ticks also delete.

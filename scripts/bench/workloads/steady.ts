@@ -1,4 +1,4 @@
-import { forget, run } from "../record.ts"
+import { run } from "../record.ts"
 import { figures, note, progress, type SystemName } from "../result.ts"
 import { target } from "../systems.ts"
 import { quantile, settled, sleep } from "./common.ts"
@@ -62,7 +62,7 @@ export async function steady(count: number, seconds: number, order: readonly Sys
       exactMax: quantile(exact, 1),
     }
     progress(`${workload} ${system}: ${JSON.stringify(results[system])}`)
-    forget(t.name)
+    await t.done()
   }
   figures(workload, results, [
     [`deliveries / s (ideal ${count.toLocaleString("en-US")})`, (r) => r.perSecond],

@@ -1,5 +1,5 @@
 import { leadFor, type SetupClock, wholeSecondAfter } from "../lead.ts"
-import { forget, run } from "../record.ts"
+import { run } from "../record.ts"
 import { figure, figures, note, progress, type SystemName } from "../result.ts"
 import { inRounds } from "../rounds.ts"
 import { target } from "../systems.ts"
@@ -86,7 +86,7 @@ async function measure(
   progress(`${workload} ${system}: ${JSON.stringify(result)}`)
   for (const t of targets) {
     await t.quiet()
-    forget(t.name)
+    await t.done()
   }
   return result
 }
