@@ -53,8 +53,10 @@ it.skipIf(!env.BENCH_PROFILE_HOOK || !ticks)(`profile: ${n} delivered by ticks b
   // The time the ticks run at: far ahead, so no real alarm of this stream fires meanwhile.
   const at = Date.UTC(2100, 0, 1)
   const stub = streamStub(name)
-  await stub.list(name)
-  await runInDurableObject(stub, (_: BenchStream, state) => fill(state.storage.sql, name, n, n, at, "t"))
+  await runInDurableObject(stub, async (stream: BenchStream, state) => {
+    await stream.list(name)
+    fill(state.storage.sql, name, n, n, at, "t")
+  })
   await hook("start")
   const { delivered, spanMs } = await runInDurableObject(stub, async (stream: BenchStream) => {
     const started = Date.now()

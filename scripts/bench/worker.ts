@@ -17,6 +17,8 @@ declare global {
       BENCH_PROFILE_HOOK?: string
       /** How many one-shots the profiled burst delivers. */
       BENCH_PROFILE_N?: string
+      /** "1": profile ticks back to back (the limit workload's path) instead of the real-time burst. */
+      BENCH_PROFILE_TICKS?: string
     }
   }
 }
