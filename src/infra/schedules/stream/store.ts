@@ -1,72 +1,12 @@
 import type { ScheduleState } from "../client/contract.ts"
-import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "../client/events.ts"
+import type { EventDraft, ScheduleEvent } from "../client/events.ts"
 import { chunks, MAX_BINDINGS } from "./bindings.ts"
 import type { Change } from "./core.ts"
 import { EventLog } from "./event-log.ts"
 import type { ScheduleRow } from "./row.ts"
+import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts"
 
-/** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 3
-
-/** Each version's statements, run once in order inside migrate()'s transaction. */
-export const MIGRATIONS: Readonly<Record<number, string>> = {
-  1: `
-    CREATE TABLE schedules (
-      id TEXT PRIMARY KEY,
-      consumer TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('at', 'after', 'every', 'cron')),
-      at_ms INTEGER,
-      interval_ms INTEGER,
-      cron TEXT,
-      timezone TEXT,
-      payload TEXT NOT NULL,
-      max_attempts INTEGER,
-      state TEXT NOT NULL CHECK (state IN ('scheduled', 'completed', 'cancelled', 'failed')),
-      occurrence INTEGER NOT NULL,
-      next_at INTEGER NOT NULL,
-      cadence_at INTEGER NOT NULL,
-      retry_at INTEGER,
-      claim_until INTEGER,
-      claim_token TEXT,
-      attempts INTEGER NOT NULL,
-      last_error TEXT,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      eligible_at INTEGER GENERATED ALWAYS AS (max(next_at, coalesce(retry_at, 0), coalesce(claim_until, 0))) VIRTUAL
-    ) WITHOUT ROWID;
-    CREATE INDEX schedules_due ON schedules (eligible_at, id) WHERE state = 'scheduled';
-    CREATE TABLE events (
-      seq INTEGER PRIMARY KEY,
-      at INTEGER NOT NULL,
-      schedule_id TEXT NOT NULL,
-      type TEXT NOT NULL,
-      data TEXT NOT NULL
-    );
-    CREATE INDEX events_by_schedule ON events (schedule_id, seq);
-  `,
-  // The event log becomes a ring (see event-log.ts): one row written per event, no pruning, no second index.
-  2: `
-    CREATE TABLE event_ring (
-      slot INTEGER PRIMARY KEY,
-      seq INTEGER NOT NULL,
-      at INTEGER NOT NULL,
-      schedule_id TEXT NOT NULL,
-      type TEXT NOT NULL,
-      data TEXT NOT NULL
-    );
-    INSERT INTO event_ring (slot, seq, at, schedule_id, type, data)
-      SELECT (seq - 1) % ${EVENT_LOG_LIMIT}, seq, at, schedule_id, type, data FROM events
-      WHERE seq > (SELECT coalesce(max(seq), 0) FROM events) - ${EVENT_LOG_LIMIT};
-    DROP TABLE events;
-    ALTER TABLE event_ring RENAME TO events;
-  `,
-  // Finished rows are deleted after the stream's retention window, oldest first (see retention.ts).
-  3: `
-    ALTER TABLE schedules ADD COLUMN finished_at INTEGER;
-    UPDATE schedules SET finished_at = updated_at WHERE state != 'scheduled';
-    CREATE INDEX schedules_finished ON schedules (finished_at, id) WHERE state != 'scheduled';
-  `,
-}
+export { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts"
 
 export class SchemaVersionError extends Error {
   override name = "SchemaVersionError"
