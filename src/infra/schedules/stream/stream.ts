@@ -222,17 +222,16 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
    */
   override async alarm(): Promise<void> {
     const started = this.clock()
-    let batches = 0
+    let ticks = 0
     let goesOn = false
     // Decided before the tick re-arms, so a tick that did not re-arm is always followed by another.
     const rearms = (report: TickReport) => {
       goesOn = continues(report, this.clock() - started)
       // The first arm stores an alarm no later than what is still due, should this alarm not finish.
-      return batches++ === 0 || !goesOn
+      return ticks === 0 || !goesOn
     }
     let report: TickReport
     let total: TickReport | undefined
-    let ticks = 0
     do {
       goesOn = false
       report = await this.ticker.tick(this.ready(), rearms)
