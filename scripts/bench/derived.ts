@@ -23,8 +23,11 @@ export function derived(figures: readonly Figure[]): Figure[] {
     if (!perSecond || burst.slotwise === null) continue
     add(`${burst.workload} as a share of ticks back to back`, burst.slotwise / perSecond)
     // The same burst with its pauses (full collections, storage flushes) left out of its span.
-    const span = find(new RegExp(`^${burst.workload}$`), "ms from T0 to last delivery")
-    const paused = find(new RegExp(`^${burst.workload}$`), "of which pauses of 10 ms or more between deliveries, ms")
+    const ofBurst = (metric: string) =>
+      figures.find((f) => f.workload === burst.workload && f.metric === metric)?.slotwise ?? null
+    const span = ofBurst("ms from T0 to last delivery")
+    const paused = ofBurst("of which pauses of 10 ms or more between deliveries, ms")
+    // The workload is named after its size: "burst 10,000".
     const n = Number(burst.workload.replace(/\D/g, ""))
     if (span !== null && paused !== null && span > paused)
       add(

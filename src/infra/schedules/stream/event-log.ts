@@ -1,5 +1,5 @@
 import { EVENT_LOG_LIMIT, type EventDraft, type ScheduleEvent } from "../client/events.ts"
-import { MAX_BINDINGS } from "./bindings.ts"
+import { MAX_BINDINGS, statementOf } from "./bindings.ts"
 
 type Exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlStorageValue[]) => T[]
 
@@ -9,18 +9,14 @@ const EVENTS_PER_STATEMENT = Math.floor(MAX_BINDINGS / 6)
 /** Event `seq` lives in slot (seq - 1) % EVENT_LOG_LIMIT: the log is a ring, so seqs 1..N fill slots 0..N-1. */
 export const slotOf = (seq: number) => (seq - 1) % EVENT_LOG_LIMIT
 
-/** The insert of `count` events, built once per count. */
-const INSERTS = new Map<number, string>()
-function insertOf(count: number): string {
-  let text = INSERTS.get(count)
-  if (text === undefined) {
-    text = `INSERT INTO events (slot, seq, at, schedule_id, type, data) VALUES ${Array.from({ length: count }, () => "(?, ?, ?, ?, ?, ?)").join(", ")}
+/** The insert of `count` events (statementOf: built once per count). */
+const insertOf = (count: number) =>
+  statementOf(
+    `events ${count}`,
+    () => `INSERT INTO events (slot, seq, at, schedule_id, type, data) VALUES ${Array.from({ length: count }, () => "(?, ?, ?, ?, ?, ?)").join(", ")}
       ON CONFLICT (slot) DO UPDATE SET seq = excluded.seq, at = excluded.at, schedule_id = excluded.schedule_id,
-        type = excluded.type, data = excluded.data`
-    INSERTS.set(count, text)
-  }
-  return text
-}
+        type = excluded.type, data = excluded.data`,
+  )
 
 /**
  * A stream's bounded event log: a ring of EVENT_LOG_LIMIT slots where each append overwrites

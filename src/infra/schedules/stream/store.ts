@@ -1,6 +1,6 @@
 import type { ScheduleState } from "../client/contract.ts"
 import type { EventDraft, ScheduleEvent } from "../client/events.ts"
-import { chunks, MAX_BINDINGS } from "./bindings.ts"
+import { chunks, MAX_BINDINGS, statementOf } from "./bindings.ts"
 import type { Change } from "./core.ts"
 import { EventLog } from "./event-log.ts"
 import type { ScheduleRow } from "./row.ts"
@@ -63,10 +63,14 @@ export class ScheduleStore {
 
   exec<T extends SqlRow = SqlRow>(query: string, ...bindings: SqlStorageValue[]): T[] {
     const cursor = this.storage.sql.exec<T>(query, ...bindings)
-    const rows = cursor.toArray()
+    return this.counted(cursor, cursor.toArray())
+  }
+
+  /** `result`, read from `cursor`, with the cursor's rows added to the counts (final once it is read). */
+  private counted<R>(cursor: SqlStorageCursor<Record<string, SqlStorageValue>>, result: R): R {
     this.counts.rowsRead += cursor.rowsRead
     this.counts.rowsWritten += cursor.rowsWritten
-    return rows
+    return result
   }
 
   transaction<T>(work: () => T): T {
@@ -123,9 +127,7 @@ export class ScheduleStore {
     const cursor = this.storage.sql.exec(query, ...bindings)
     const rows: ScheduleRow[] = []
     for (const values of cursor.raw()) rows.push(rowOf(values))
-    this.counts.rowsRead += cursor.rowsRead
-    this.counts.rowsWritten += cursor.rowsWritten
-    return rows
+    return this.counted(cursor, rows)
   }
 
   /** The rows of `ids` as stored now, by id: one read per MAX_BINDINGS ids. */
@@ -294,17 +296,6 @@ function where(conditions: Record<string, SqlStorageValue | undefined>) {
     clause: given.length ? `WHERE ${given.map(([condition]) => condition).join(" AND ")}` : "",
     bindings: given.map(([, value]) => value as SqlStorageValue),
   }
-}
-
-/** Statement texts by a key of their shape, built once: the same text for the same shape of write. */
-const STATEMENTS = new Map<string, string>()
-function statementOf(key: string, build: () => string): string {
-  let text = STATEMENTS.get(key)
-  if (text === undefined) {
-    text = build()
-    STATEMENTS.set(key, text)
-  }
-  return text
 }
 
 const pointUpdate = (fields: readonly Field[]) =>
