@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest"
 import { DevOutput, HEARTBEAT_NOTE } from "./dev-output.ts"
-import { migrationNames } from "./migrations.ts"
 
 /** wrangler 4's dev output around its warning (colours stripped). */
 const WARNING = [
@@ -27,21 +26,5 @@ describe("npm start's pass over wrangler dev's output", () => {
     )
     expect(shown).toEqual([WARNING[0], HEARTBEAT_NOTE, "[wrangler:info] Ready on http://127.0.0.1:8787", "done"])
     expect(new DevOutput().lines("[wrangler:info] Ready")).toEqual(["[wrangler:info] Ready"])
-  })
-})
-
-describe("the migrations a wrangler apply names", () => {
-  it("reads each name once from wrangler's redrawn tables", () => {
-    const table = (rows: string[]) =>
-      ["┌──────────────┬────────┐", ...rows.map((row) => `│ ${row} │ ✅     │`), "└──────────────┴────────┘"].join("\n")
-    const output = [
-      "Migrations to be applied:",
-      table(["0005_schedule_streams_next_eligible.sql", "0006_jobs_run_history.sql"]),
-      "🚣 2 commands executed successfully.",
-      table(["0005_schedule_streams_next_eligible.sql", "0006_jobs_run_history.sql"]),
-      table(["0005_schedule_streams_next_eligible.sql", "0006_jobs_run_history.sql"]),
-    ].join("\n")
-    expect(migrationNames(output)).toEqual(["0005_schedule_streams_next_eligible.sql", "0006_jobs_run_history.sql"])
-    expect(migrationNames("✅ No migrations to apply!")).toEqual([])
   })
 })
