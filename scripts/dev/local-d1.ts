@@ -1,7 +1,13 @@
+import { readdir, readFile } from "node:fs/promises"
 import path from "node:path"
-import { type D1Migration, readD1Migrations } from "@cloudflare/vitest-plugin"
-import { getPlatformProxy } from "wrangler"
+import { getPlatformProxy, unstable_splitSqlQuery } from "wrangler"
 import { ROOT } from "./wrangler.ts"
+
+/** One migration file: its name and its statements, split as wrangler splits them. */
+export interface D1Migration {
+  name: string
+  queries: string[]
+}
 
 /** The table `wrangler d1 migrations apply` records applied files in, created as wrangler creates it. */
 const MIGRATIONS_TABLE =
@@ -15,7 +21,7 @@ export async function applyPendingMigrations(db: D1Database, migrations: readonl
   await db.prepare(MIGRATIONS_TABLE).run()
   const recorded = await db.prepare("SELECT name FROM d1_migrations").all<{ name: string }>()
   const applied = new Set(recorded.results.map((row) => row.name))
-  const pending = [...migrations].sort((a, b) => a.name.localeCompare(b.name)).filter(({ name }) => !applied.has(name))
+  const pending = [...migrations].sort((a, b) => (a.name < b.name ? -1 : 1)).filter(({ name }) => !applied.has(name))
   for (const { name, queries } of pending) {
     try {
       await db.batch([
@@ -27,6 +33,17 @@ export async function applyPendingMigrations(db: D1Database, migrations: readonl
     }
   }
   return pending.map(({ name }) => name)
+}
+
+/** The `*.sql` files of `folder` (wrangler.toml's migrations_dir), each split into statements by wrangler's splitter. */
+async function readMigrations(folder: string): Promise<D1Migration[]> {
+  const files = (await readdir(folder)).filter((file) => file.endsWith(".sql"))
+  return Promise.all(
+    files.map(async (name) => ({
+      name,
+      queries: unstable_splitSqlQuery(await readFile(path.join(folder, name), "utf8")),
+    })),
+  )
 }
 
 /**
@@ -42,7 +59,7 @@ export async function applyLocalD1Migrations(persistPath?: string): Promise<stri
     remoteBindings: false,
   })
   try {
-    return await applyPendingMigrations(proxy.env.DB, await readD1Migrations(path.join(ROOT, "migrations")))
+    return await applyPendingMigrations(proxy.env.DB, await readMigrations(path.join(ROOT, "migrations")))
   } finally {
     await proxy.dispose()
   }
