@@ -28,3 +28,35 @@ describe("npm start's pass over wrangler dev's output", () => {
     expect(new DevOutput().lines("[wrangler:info] Ready")).toEqual(["[wrangler:info] Ready"])
   })
 })
+
+/** A Worker's console.warn and console.error of a JSON line as wrangler 4 dev writes them (colours kept). */
+const ESC = String.fromCharCode(27)
+const boxed = (kind: "WARNING" | "ERROR", text: string) => [
+  kind === "WARNING"
+    ? `${ESC}[33m▲ ${ESC}[43;33m[${ESC}[43;30mWARNING${ESC}[43;33m]${ESC}[0m ${ESC}[1m${text}${ESC}[0m`
+    : `${ESC}[31m✘ ${ESC}[41;31m[${ESC}[41;97mERROR${ESC}[41;31m]${ESC}[0m ${ESC}[1m${text}${ESC}[0m`,
+  "",
+  "",
+]
+
+describe("a Worker's warn and error lines under npm start", () => {
+  it("are the one plain line the Worker wrote, without wrangler's box and the two blank lines after it", () => {
+    const warnLine = '{"level":"warn","message":"heartbeat: not its cron","cron":"5 4 * * *"}'
+    const errorLine = '{"level":"error","message":"job.run","outcome":"failed"}'
+    const output = new DevOutput()
+    const shown = [
+      ...boxed("WARNING", warnLine),
+      "",
+      ...boxed("ERROR", errorLine),
+      "[wrangler:info] GET / 200 OK",
+    ].flatMap((line) => output.lines(line))
+    // The blank line the Worker's own output had between them stays.
+    expect(shown).toEqual([warnLine, "", errorLine, "[wrangler:info] GET / 200 OK"])
+  })
+
+  it("leaves wrangler's own boxed messages, which are not JSON, as wrangler writes them", () => {
+    const output = new DevOutput()
+    const own = boxed("WARNING", "Your worker has access to the following bindings:")
+    expect(own.flatMap((line) => output.lines(line))).toEqual(own)
+  })
+})
