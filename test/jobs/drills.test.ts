@@ -226,3 +226,27 @@ describe("drill: the database's clock jumping across a live lease", () => {
     expect(counter.runs).toEqual(new Map([30, 31, 32, 33].map((k) => [slot(k).toISOString(), 1])))
   })
 })
+
+describe("drill: a deploy that shortens a job's timeout while a run of the previous version holds its lease", () => {
+  it("refuses the new version's slots while that lease lives, and records the previous run's outcome", async () => {
+    // Both versions share the name, so the lease row; the previous one's run is held inside until released.
+    const previous = countingJob("drill.redeployed", 10 * MINUTE)
+    const next = Jobs.make({ ...previous.job, timeout: "30 seconds", run: () => {} })
+    expect([previous.job.leaseMs, next.leaseMs]).toEqual([11 * MINUTE, 90_000])
+    previous.hold("previous-run")
+    const holding = Jobs.run(previous.job, slot(40), { env, ...onTime(40), runId: "previous-run" })
+    await expect.poll(() => previous.total()).toBe(1)
+
+    // One minute on, and until the previous lease ends, the new version finds the slot taken.
+    for (const k of [41, 45, 50]) {
+      expect(await Jobs.run(next, slot(k), { env, ...onTime(k) }), `slot ${k}`).toMatchObject({
+        status: "skipped",
+        reason: "slot taken",
+      })
+    }
+    previous.release()
+    expect(await holding).toMatchObject({ status: "ran", runId: "previous-run" })
+    expect(await leaseOf(next.name)).toMatchObject({ lastSlot: slot(40).getTime(), lastRunId: "previous-run" })
+    expect((await Jobs.run(next, slot(51), { env, ...onTime(51) })).status).toBe("ran")
+  })
+})
