@@ -14,8 +14,7 @@ import { type Container, startContainer } from "../../src/infra/node/container.t
 import { d1OverPostgres, numberPlaceholders } from "../../src/infra/node/d1-postgres.ts"
 import { applyPostgresMigrations } from "../../src/infra/node/postgres.ts"
 import { jobs } from "../../src/jobs.ts"
-import { claimScenarios } from "../support/claim-scenarios.ts"
-import { containerPool, containerPostgresEngine, freshPostgresDatabase } from "./postgres-database.ts"
+import { containerPool, freshPostgresDatabase } from "./postgres-database.ts"
 
 const MINUTE = 60_000
 const T0 = Date.UTC(2026, 10, 30, 3, 0)
@@ -43,8 +42,6 @@ describe("the container on PostgreSQL: claim, release and run history through it
     await applyPostgresMigrations(pool, MIGRATIONS)
   })
   afterAll(() => pool.end())
-
-  claimScenarios(() => containerPostgresEngine(pool))
 
   it("records every run in the release and keeps the newest 20, oldest first, with epoch-ms numbers", async () => {
     const env = { DB: d1OverPostgres(pool) } as unknown as { DB: D1Database } & SlotwiseEnv
