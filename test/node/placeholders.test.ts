@@ -38,7 +38,7 @@ describe("numberPlaceholders: D1's ? and ?NNN numbered as SQLite numbers them", 
     return expected
   }
 
-  it.each<[string, string, string, string[][]]>([
+  it.each<[string, string, string, unknown[][]]>([
     ["a ? in a block comment", "SELECT /* ? */ ?, ?", "SELECT   $1, $2", [["v1", "v2"]]],
     ["a ? in a -- comment", "SELECT ? -- ?\n, ?", "SELECT $1  \n, $2", [["v1", "v2"]]],
     ["a -- comment past a carriage return", "SELECT ? -- a\r?\n, ?", "SELECT $1  \n, $2", [["v1", "v2"]]],

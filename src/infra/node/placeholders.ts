@@ -40,13 +40,13 @@ export function numberPlaceholders(sql: string): string {
       const number = digits === "" ? largest + 1 : Number(digits)
       largest = Math.max(largest, number)
       at = start + 1 + digits.length
-      const before = NAME_CHAR.test(out.at(-1) ?? "") ? " " : ""
+      const before = NAME_CHAR.test(out[out.length - 1] ?? "") ? " " : ""
       const after = NAME_CHAR.test(sql[at] ?? "") ? " " : ""
       out += `${before}$${number}${after}`
     } else {
       // A `--` comment runs to the newline (which stays), a `/*` one past its `*/`, or to the end when unclosed.
       const end = token[0] === "--" ? sql.indexOf("\n", start) : sql.indexOf("*/", start + 2)
-      at = end === -1 ? sql.length : token[0] === "--" ? end : end + 2
+      at = end < 0 ? sql.length : token[0] === "--" ? end : end + 2
       out += " "
     }
   }
@@ -57,7 +57,7 @@ function quoteEnd(sql: string, start: number, closing: string): number {
   let from = start + 1
   for (;;) {
     const end = sql.indexOf(closing, from)
-    if (end === -1) return sql.length
+    if (end < 0) return sql.length
     if (closing === "]" || sql[end + 1] !== closing) return end + 1
     from = end + 2
   }
