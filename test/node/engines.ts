@@ -5,9 +5,9 @@ import { PGlite } from "@electric-sql/pglite"
 import type { Client } from "@libsql/client"
 import { d1OverLibsql } from "../../src/infra/node/d1.ts"
 import { type BoundStatement, type DriverAnswer, d1Binding } from "../../src/infra/node/d1-binding.ts"
-import { numberPlaceholders } from "../../src/infra/node/d1-postgres.ts"
 import { openDatabase } from "../../src/infra/node/database.ts"
 import { applyMigrations } from "../../src/infra/node/migrations.ts"
+import { numberPlaceholders } from "../../src/infra/node/placeholders.ts"
 import { type ClaimEngine, d1Engine } from "../support/claim-engine.ts"
 
 /** A fresh SQLite file's URL in its own temporary folder. */
