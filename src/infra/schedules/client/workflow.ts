@@ -84,7 +84,8 @@ async function instanceExists(workflow: Workflow, id: string): Promise<boolean> 
  * `WorkflowParams` (the payload and the occurrence). An instance id that already exists is delivered; a
  * refused create retries (1, 2, 4 ... 60 s) unless Cloudflare's error says no later attempt can succeed
  * (invalid id or params): then the schedule stops in `failed`. A binding missing from env, or not a
- * Workflow, is terminal and named. Throws ConsumerDefinitionError on a bad name, binding or timeout.
+ * Workflow, is terminal and named. Cloudflare keeps a completed instance for its retention window (3 days
+ * on Workers Free, 7 by default on Paid): a redelivery of the same occurrence later than that starts a second one. Throws ConsumerDefinitionError on a bad name, binding or timeout.
  *
  * @example
  * ```ts
