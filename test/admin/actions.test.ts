@@ -574,7 +574,7 @@ describe("streams", () => {
       scheduleId: "t",
       occurrence: 1,
       attempt: 1,
-      idempotencyKey: `schedule:${stream}/t:1`,
+      idempotencyKey: created.idempotencyKey,
     })
 
     const after = (await json(await adminFetch(`/admin/streams/${stream}/schedules/t`))).schedule

@@ -137,7 +137,7 @@ describe("the billing.usage-webhook consumer through workerd's own fetch", () =>
         lastError: `POST ${redirector}${path} answered ${status}, a redirect to ${target}${path}, which is not followed`,
       })
       expect((await seenBy(redirector, path)).map((r) => [r.method, r.idempotencyKey])).toEqual([
-        ["POST", keyOf(name, 1)],
+        ["POST", await keyOf(name, 1)],
       ])
       expect(await seenBy(target, path)).toEqual([])
     },

@@ -121,6 +121,7 @@ export const scheduleView = z
     maxAttempts: nullable(int),
     state: scheduleState,
     occurrence: int,
+    idempotencyKey: z.string(),
     nextAt: z.number(),
     retryAt: nullable(z.number()),
     claimUntil: nullable(z.number()),
