@@ -76,8 +76,9 @@ export default defineConfig(async () => {
               ? ["test/node/exit-status/*.fixture.ts"]
               : ["test/node/**/*.test.ts"],
             environment: "node",
-            // One real PostgreSQL server for the run (from npm), unless SLOTWISE_TEST_POSTGRES_URL names one.
-            globalSetup: ["./test/node/postgres-server.ts"],
+            // One real PostgreSQL server for the run (from npm), unless SLOTWISE_TEST_POSTGRES_URL names one; a folder
+            // of the run's own, where the package is packed once for the files that install it.
+            globalSetup: ["./test/node/postgres-server.ts", "./test/node/packed-package.ts"],
             testTimeout: 60_000,
             hookTimeout: 120_000,
             sequence: { groupOrder: 1 },

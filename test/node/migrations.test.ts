@@ -4,7 +4,7 @@ import path from "node:path"
 import type { InArgs } from "@libsql/client"
 import { describe, expect, it } from "vitest"
 import { DatabaseUrlError, openDatabase } from "../../src/infra/node/database.ts"
-import { applyMigrations, MigrationsError } from "../../src/infra/node/migrations.ts"
+import { applyMigrations, copyCommand, MigrationsError } from "../../src/infra/node/migrations.ts"
 import { numberPlaceholders } from "../../src/infra/node/placeholders.ts"
 import { applyPostgresMigrations } from "../../src/infra/node/postgres.ts"
 import type { ClaimEngine } from "../support/claim-engine.ts"
@@ -49,6 +49,25 @@ describe("the container's migrations", () => {
     client.close()
     await expect(openDatabase("postgres://somewhere/db")).rejects.toThrow(DatabaseUrlError)
     await expect(openDatabase("postgres://somewhere/db")).rejects.toThrow(/SLOTWISE_DATABASE_URL/)
+  })
+
+  it("says, on a first start without migrations, the one command that copies them into the folder", async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), "slotwise-first-start-"))
+    const inProject = (dir: string) => path.join(cwd, dir)
+    const client = await openDatabase(freshFileUrl())
+    await expect(applyMigrations(client, inProject("migrations"))).rejects.toThrow(
+      `the migrations folder ${JSON.stringify(inProject("migrations"))} (${inProject("migrations")}) does not exist: copy slotwise's migrations into it with \`npx slotwise-migrations ${inProject("migrations")}\`, then start again`,
+    )
+    await expect(applyMigrations(client, folder({ "README.md": "" }))).rejects.toThrow(
+      /holds no \.sql migration: copy slotwise's migrations into it with `npx slotwise-migrations \/.*`/,
+    )
+    client.close()
+    // The default folders are left out of the command.
+    expect(copyCommand("migrations", "sqlite")).toBe("npx slotwise-migrations")
+    expect(copyCommand("./migrations/", "sqlite")).toBe("npx slotwise-migrations")
+    expect(copyCommand("migrations/postgres", "postgres")).toBe("npx slotwise-migrations --postgres")
+    expect(copyCommand("migrations", "postgres")).toBe("npx slotwise-migrations --postgres migrations")
+    expect(copyCommand("db/my migrations", "sqlite")).toBe("npx slotwise-migrations 'db/my migrations'")
   })
 })
 

@@ -91,6 +91,21 @@ describe("PostgreSQL migrations under the advisory lock", () => {
     }
   })
 
+  it("starts on PostgreSQL without a migrations folder only to say the one command that copies the twins", async () => {
+    const missing = path.join(mkdtempSync(path.join(tmpdir(), "slotwise-pg-first-start-")), "migrations", "postgres")
+    const started = startContainer({
+      app: { fetch: () => new Response("ok") },
+      jobs: [],
+      databaseUrl: await freshPostgresDatabase(),
+      migrations: missing,
+      port: 0,
+      handleSignals: false,
+    })
+    await expect(started).rejects.toThrow(
+      `does not exist: copy slotwise's migrations into it with \`npx slotwise-migrations --postgres ${missing}\``,
+    )
+  })
+
   it("leaves nothing applied when a file fails", async () => {
     const url = await freshPostgresDatabase()
     const pool = await containerPool(url)

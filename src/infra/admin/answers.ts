@@ -154,7 +154,8 @@ export const streamSummary = z
   .object({
     stream: z.string(),
     now: z.number(),
-    counts: z.record(scheduleState, int),
+    // Every state named as a property: a record over an enum documents required keys it never defines.
+    counts: z.object({ scheduled: int, completed: int, cancelled: int, failed: int }),
     retrying: int,
     partial: z.boolean(),
     overdue: int,
