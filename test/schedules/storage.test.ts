@@ -228,8 +228,8 @@ describe("schema migration", () => {
         newest: store.events({ limit: 3 }).map((event) => [event.seq, event.data]),
       }
     })
-    // Version 3 adds finished_at, null for a row still scheduled.
-    expect(result.after).toEqual(result.before.map((row) => ({ ...row, finished_at: null })))
+    // Version 3 adds finished_at, null for a row still scheduled; version 4 the incarnation, null: the row keeps its keys.
+    expect(result.after).toEqual(result.before.map((row) => ({ ...row, finished_at: null, incarnation: null })))
     expect(result.version).toBe(String(SCHEMA_VERSION))
     const last = EVENT_LOG_LIMIT + 256
     expect(result.log).toEqual({ n: EVENT_LOG_LIMIT, oldest: last + 2 - EVENT_LOG_LIMIT, newest: last + 1 })
@@ -272,8 +272,10 @@ describe("rows read back", () => {
         createdAt: T0 + 13,
         updatedAt: T0 + 14,
         finishedAt: T0 + 15,
+        incarnation: 2 ** 48 - 16,
       }
-      const other = { ...row, id: "round-trip-2", finishedAt: null }
+      // A row stored before incarnations reads back null.
+      const other = { ...row, id: "round-trip-2", finishedAt: null, incarnation: null }
       store.transaction(() => {
         store.put(row)
         store.put(other)

@@ -7,10 +7,8 @@ export const jobsLeases = sqliteTable("jobs_leases", {
   lastSlot: integer("last_slot").notNull(),
   leaseUntil: integer("lease_until"),
   holder: text("holder"),
-  /** The newest slot claimed below last_slot, kept across a clock that jumped ahead (claim.ts; 0005_jobs_lower_slot.sql); null when none. */
-  lowerSlot: integer("lower_slot"),
-  /** The first slot of the range a clock that jumped ahead runs early: slots between lower_slot and it are unclaimed. */
-  jumpStart: integer("jump_start"),
+  /** The holder's lease, beside lease_until (both in the database's clock, claim.ts; 0007_jobs_database_clock.sql). */
+  leaseMs: integer("lease_ms"),
   /** The last recorded run (ran, failed or timed-out); last_slot may be newer, claimed by a run not yet ended. */
   lastRunSlot: integer("last_run_slot"),
   lastRunId: text("last_run_id"),

@@ -1,7 +1,7 @@
 import { EVENT_LOG_LIMIT } from "../client/events.ts"
 
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
 /** Each version's statements, run once in order inside migrate()'s transaction. */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
@@ -60,5 +60,10 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     ALTER TABLE schedules ADD COLUMN finished_at INTEGER;
     UPDATE schedules SET finished_at = updated_at WHERE state != 'scheduled';
     CREATE INDEX schedules_finished ON schedules (finished_at, id) WHERE state != 'scheduled';
+  `,
+  // Each row created from now on draws an incarnation for its keys (idempotency-key.ts); a row stored
+  // before keeps null, so an occurrence delivered or retrying across the upgrade keeps its key.
+  4: `
+    ALTER TABLE schedules ADD COLUMN incarnation INTEGER;
   `,
 }
