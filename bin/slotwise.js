@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npx slotwise init [--dry-run] [--config FILE]`: adds slotwise to the Worker in this folder (`npx slotwise --help`).
-import { installedWrangler, nodeProblem, refuse, wranglerProblem } from "./preflight.js"
+import { INSTALL_WRANGLER, installedWrangler, nodeProblem, refuse, wranglerProblem } from "./preflight.js"
 
 const USAGE = `Usage: npx slotwise <command>
 
@@ -21,7 +21,7 @@ if (command !== "init") {
 refuse("slotwise init", nodeProblem())
 refuse("slotwise init", wranglerProblem(process.cwd()))
 if (installedWrangler(process.cwd()) === undefined) {
-  console.error("slotwise init: wrangler is not installed here: npm install -D wrangler @cloudflare/workers-types")
+  console.error(`slotwise init: wrangler is not installed here: ${INSTALL_WRANGLER}`)
 }
 const { init } = await import("../dist/init/index.js")
 process.exit(init(args, { cwd: process.cwd(), stdout: console.log, stderr: console.error }))

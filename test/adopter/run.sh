@@ -118,8 +118,8 @@ variant_lowest_node() {
   local packed
   packed=$(tarball)
   readme "npm install slotwise hono" "npm install ${quiet[*]} $packed hono"
-  readme "npm install -D wrangler @cloudflare/workers-types typescript" \
-    "npm install ${quiet[*]} -D wrangler @cloudflare/workers-types typescript"
+  readme "npm install -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript" \
+    "npm install ${quiet[*]} -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript"
   adopter_steps
 }
 
@@ -169,8 +169,9 @@ c3_base() {
   local packed
   packed=$(tarball)
   readme "npm install slotwise hono" "npm install ${quiet[*]} --prefer-offline $packed hono"
-  readme "npm install -D wrangler @cloudflare/workers-types typescript" \
-    "npm install ${quiet[*]} --prefer-offline -D wrangler @cloudflare/workers-types typescript"
+  readme "npm install -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript" \
+    "npm install ${quiet[*]} --prefer-offline -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 \
+      typescript"
 }
 
 variant_init() {

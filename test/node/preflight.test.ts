@@ -68,6 +68,11 @@ describe("the versions slotwise's commands check first", () => {
       expect(refused.stderr, name).toMatch(new RegExp(`^${command}: slotwise needs wrangler .* is wrangler 4\\.86\\.0`))
     }
     expect(bin("slotwise.js", ["--help"], old).code).toBe(0)
+    const none = mkdtempSync(path.join(tmpdir(), "slotwise-no-wrangler-"))
+    expect(bin("slotwise.js", ["init"], none).stderr).toContain(
+      `slotwise init: wrangler is not installed here: npm install -D wrangler@${WRANGLER_RANGE} ` +
+        `@cloudflare/workers-types@${manifest.peerDependencies["@cloudflare/workers-types"]}`,
+    )
     expect(bin("slotwise.js", ["deploy"], old)).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/unknown command "deploy"/),

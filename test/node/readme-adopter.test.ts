@@ -71,6 +71,7 @@ describe("README's adopter section", () => {
       `**Node.js ${node}** or newer, **wrangler ${wrangler}** or newer within 4`,
       `**\`@cloudflare/workers-types\` ${types}** or newer within 5`,
       `hono (${manifest.peerDependencies.hono})`,
+      `npm install -D wrangler@${manifest.peerDependencies.wrangler} @cloudflare/workers-types@${manifest.peerDependencies["@cloudflare/workers-types"]} typescript`,
       `on the lowest Node.js stated (${node}, from npm's \`node\` package)`,
       `(wrangler ${wrangler}, Workers types ${types}, the lowest Hono slotwise declares (${hono}))`,
       `\`wrangler\` \`${manifest.peerDependencies.wrangler}\` and \`@cloudflare/workers-types\``,
