@@ -66,8 +66,8 @@ satisfies() { node -e "process.exit(require('$root/node_modules/semver').satisfi
 # One Hono (the Worker's, which slotwise shares as a peer), then the deploy bundle under the budget.
 one_hono_and_budget() {
   local copies built gzip
-  copies=$(find node_modules -path '*/node_modules/hono/package.json')
-  [ "$(printf '%s\n' "$copies" | wc -l)" = 1 ] || fail "more than one hono: $copies"
+  copies=$(find -L node_modules \( -path node_modules/hono/package.json -o -path '*/node_modules/hono/package.json' \))
+  [ "$(printf '%s' "$copies" | grep -c .)" = 1 ] || fail "not one hono: ${copies:-none}"
   built=$(node_modules/.bin/wrangler deploy --dry-run --outdir "$PWD/.dist" 2>&1) || fail "the dry run failed: $built"
   gzip=$(printf '%s\n' "$built" | sed -n 's/.*gzip: \([0-9.]*\) KiB.*/\1/p' | tail -n 1)
   [ -n "$gzip" ] || fail "no gzip size in the dry run's output: $built"
@@ -178,7 +178,8 @@ variant_init() {
   local config=$1 dir="$work/init-${1#wrangler.}" before output
   mkdir "$dir"
   (cd "$work/c3" && tar --exclude=./node_modules -cf - .) | tar -C "$dir" -xf -
-  cp -al "$work/c3/node_modules" "$dir/node_modules"
+  # The shared install, linked: nothing under node_modules is written after it (wrangler keeps its state in .wrangler).
+  ln -s "$work/c3/node_modules" "$dir/node_modules"
   cp "$here/init-check.mjs" "$here/wrangler-dev.mjs" "$dir/"
   rm "$dir/$([ "$config" = wrangler.toml ] && echo wrangler.jsonc || echo wrangler.toml)"
   cd "$dir"
