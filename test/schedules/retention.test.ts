@@ -171,7 +171,8 @@ describe("schema version 3", () => {
     const stream = openStream("from-v2")
     await stream.inside((_, state) => {
       const sql = state.storage.sql
-      for (const table of ["events", "schedules", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${table}`)
+      for (const table of ["events", "schedules", "meta", "delivery_minutes", "delivery_hours"])
+        sql.exec(`DROP TABLE IF EXISTS ${table}`)
       sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
       for (const version of [1, 2]) {
         for (const statement of MIGRATIONS[version]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)

@@ -193,7 +193,8 @@ describe("schema migration", () => {
     const stream = openStream("from-v1")
     const result = await stream.inside((_, state) => {
       const sql = state.storage.sql
-      for (const table of ["events", "schedules", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${table}`)
+      for (const table of ["events", "schedules", "meta", "delivery_minutes", "delivery_hours"])
+        sql.exec(`DROP TABLE IF EXISTS ${table}`)
       sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
       for (const statement of MIGRATIONS[1]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)
       sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', '1'), ('stream', ?)", stream.name)

@@ -55,6 +55,7 @@ export function openStream(prefix = "stream") {
     trigger: (id: string, now = T0) => at(now, () => rpc.trigger(name, id)),
     remove: (id: string, now = T0) => at(now, () => rpc.remove(name, id)),
     events: (options: Parameters<StreamRpc["events"]>[1] = {}) => rpc.events(name, options),
+    history: (range: Parameters<StreamRpc["history"]>[1]) => rpc.history(name, range),
     tick: (now: number) => tickAt(rpc, now),
     /** The stream's time from now on (undefined: real time again). */
     setNow: (now: number | undefined) => rpc.setNow(now),

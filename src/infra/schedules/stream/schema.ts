@@ -1,7 +1,7 @@
 import { EVENT_LOG_LIMIT } from "../client/events.ts"
 
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
 /** Each version's statements, run once in order inside migrate()'s transaction. */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
@@ -60,5 +60,22 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     ALTER TABLE schedules ADD COLUMN finished_at INTEGER;
     UPDATE schedules SET finished_at = updated_at WHERE state != 'scheduled';
     CREATE INDEX schedules_finished ON schedules (finished_at, id) WHERE state != 'scheduled';
+  `,
+  // The history of deliveries (see rollup-store.ts): a ring of 1,440 minute rows, one written per settled batch,
+  // and a row per hour folded from them; l0..l15 count deliveries per lateness bucket (rollup.ts, LATE_BOUNDS).
+  4: `
+    CREATE TABLE delivery_minutes (
+      slot INTEGER PRIMARY KEY,
+      minute INTEGER NOT NULL,
+      delivered INTEGER NOT NULL, retried INTEGER NOT NULL, failed INTEGER NOT NULL, late_max INTEGER NOT NULL,
+      l0 INTEGER NOT NULL, l1 INTEGER NOT NULL, l2 INTEGER NOT NULL, l3 INTEGER NOT NULL, l4 INTEGER NOT NULL, l5 INTEGER NOT NULL, l6 INTEGER NOT NULL, l7 INTEGER NOT NULL,
+      l8 INTEGER NOT NULL, l9 INTEGER NOT NULL, l10 INTEGER NOT NULL, l11 INTEGER NOT NULL, l12 INTEGER NOT NULL, l13 INTEGER NOT NULL, l14 INTEGER NOT NULL, l15 INTEGER NOT NULL
+    );
+    CREATE TABLE delivery_hours (
+      hour INTEGER PRIMARY KEY,
+      delivered INTEGER NOT NULL, retried INTEGER NOT NULL, failed INTEGER NOT NULL, late_max INTEGER NOT NULL,
+      l0 INTEGER NOT NULL, l1 INTEGER NOT NULL, l2 INTEGER NOT NULL, l3 INTEGER NOT NULL, l4 INTEGER NOT NULL, l5 INTEGER NOT NULL, l6 INTEGER NOT NULL, l7 INTEGER NOT NULL,
+      l8 INTEGER NOT NULL, l9 INTEGER NOT NULL, l10 INTEGER NOT NULL, l11 INTEGER NOT NULL, l12 INTEGER NOT NULL, l13 INTEGER NOT NULL, l14 INTEGER NOT NULL, l15 INTEGER NOT NULL
+    );
   `,
 }
