@@ -7,12 +7,14 @@ import * as z from "zod/mini"
 import { ANSWERS, components } from "./answers.ts"
 import {
   eventsQuery,
+  jobHistoryQuery,
   jobParam,
   leaseParam,
   releaseQuery,
   scheduleBody,
   scheduleParam,
   schedulesQuery,
+  streamHistoryQuery,
   streamParam,
   streamsQuery,
 } from "./inputs.ts"
@@ -33,6 +35,7 @@ type Input = z.ZodMiniObject
 /** The validators each route's handler runs: the document's parameters and body are their JSON Schemas. */
 const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input } } = {
   runJob: { param: jobParam },
+  jobHistory: { param: jobParam, query: jobHistoryQuery },
   releaseLease: { param: leaseParam, query: releaseQuery },
   streams: { query: streamsQuery },
   summary: { param: streamParam },
@@ -43,6 +46,7 @@ const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input 
   resume: { param: scheduleParam },
   trigger: { param: scheduleParam },
   remove: { param: scheduleParam },
+  streamHistory: { param: streamParam, query: streamHistoryQuery },
   events: { param: streamParam, query: eventsQuery },
 }
 

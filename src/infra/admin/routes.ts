@@ -48,6 +48,14 @@ export const ADMIN_ROUTES = {
     summary: "Runs a job now for the current minute's slot (an exclusive job still claims it)",
     statuses: [400, 404, 409],
   },
+  jobHistory: {
+    method: "GET",
+    path: "/jobs/:name/history",
+    summary:
+      "An exclusive job's runs per UTC hour: slots due, ran, failed, timed out, skipped and missed, and the median and max duration",
+    query: { days: "days back from now, 1..30 (default 7)" },
+    statuses: [400, 404],
+  },
   leases: {
     method: "GET",
     path: "/leases",
@@ -121,6 +129,14 @@ export const ADMIN_ROUTES = {
     path: "/streams/:stream/schedules/:id",
     summary: "Removes a finished or cancelled schedule now (a scheduled one: cancel it first)",
     statuses: [400, 404, 409],
+  },
+  streamHistory: {
+    method: "GET",
+    path: "/streams/:stream/history",
+    summary:
+      "A stream's deliveries, retries, failures and lateness (median, p99, max) per minute for the last day, or per hour for 30 days",
+    query: { range: "day (per minute, the default) or month (per hour)" },
+    statuses: [400, 404],
   },
   events: {
     method: "GET",

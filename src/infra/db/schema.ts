@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core"
 import type { JobLease } from "./job-lease.ts"
 
 /** One row per exclusive job: its lease (migrations/0001_jobs_leases.sql) and its last runs (0004_jobs_run_history.sql). */
@@ -43,10 +43,9 @@ export const scheduleStreams = sqliteTable("schedule_streams", {
  * Each exclusive job's runs per UTC hour, kept 30 days (migrations/0007_jobs_run_hours.sql): written by the
  * release that ends each run (jobs/run-hours.ts), in the same D1 batch. `runs` holds the hour's runs as
  * `minute:outcome:ms` entries (outcome r, f, t or s), at most one per minute since a slot is claimed once.
+ * Its primary key (job, hour) and its hour index are the migration's: drizzle only builds the queries.
  */
-export const jobsRunHours = sqliteTable(
-  "jobs_run_hours",
-  {
+export const jobsRunHours = sqliteTable("jobs_run_hours", {
     job: text("job").notNull(),
     /** The hour's first millisecond (epoch ms, UTC). */
     hour: integer("hour").notNull(),
@@ -55,7 +54,5 @@ export const jobsRunHours = sqliteTable(
     timedOut: integer("timed_out").notNull(),
     skipped: integer("skipped").notNull(),
     maxMs: integer("max_ms").notNull(),
-    runs: text("runs").notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.job, table.hour] }), index("jobs_run_hours_hour").on(table.hour)],
-)
+  runs: text("runs").notNull(),
+})

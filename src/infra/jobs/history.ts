@@ -1,7 +1,7 @@
 import type { CronSchedule } from "../cron.ts"
 import type { JobLease } from "../db/job-lease.ts"
+import { entriesOf, HOUR_MS, type HourOutcome } from "./hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
-import { HOUR_MS, type HourOutcome, OUTCOME_OF } from "./run-hours.ts"
 
 /** The days of history the admin answers by default, and at most (the rows kept). */
 export const HISTORY_DAYS_DEFAULT = 7
@@ -45,16 +45,11 @@ export interface JobHistory {
 
 const floorHour = (ms: number) => ms - (ms % HOUR_MS)
 
+/** The first hour of the `days` before `now` (the current hour is the last). */
+export const historySince = (now: number, days: number) => floorHour(now) - (days * 24 - 1) * HOUR_MS
+
 /** An hour row's runs, by slot. */
-function runsOf(row: RunHourRow): Map<number, { outcome: HourOutcome; ms: number }> {
-  const runs = new Map<number, { outcome: HourOutcome; ms: number }>()
-  for (const entry of row.runs.split(",")) {
-    const [minute, letter, ms] = entry.split(":")
-    const outcome = OUTCOME_OF[letter as string]
-    if (outcome) runs.set(row.hour + Number(minute) * 60_000, { outcome, ms: Number(ms) })
-  }
-  return runs
-}
+const runsOf = (row: RunHourRow) => new Map(entriesOf(row.hour, row.runs).map(({ slot, ...run }) => [slot, run]))
 
 const median = (sorted: readonly number[]) => {
   const middle = sorted.length >> 1
@@ -75,7 +70,7 @@ export function jobHistory(
   now: number,
   days = HISTORY_DAYS_DEFAULT,
 ): JobHistory {
-  const since = floorHour(now) - (days * 24 - 1) * HOUR_MS
+  const since = historySince(now, days)
   const known = [oldestHour, lease?.lastSlot].filter((time): time is number => typeof time === "number")
   const knownSince = known.length ? Math.min(...known) : null
   const byHour = new Map(rows.map((row) => [row.hour, runsOf(row)]))

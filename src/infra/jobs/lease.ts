@@ -1,8 +1,9 @@
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
 import { type ClaimRequest, claimStatement } from "./claim.ts"
+import type { HourEntry } from "./hour-entry.ts"
 import { RUN_HISTORY_LENGTH, type RunEnding } from "./record.ts"
-import { type HourEntry, hourStatements } from "./run-hours.ts"
+import { hourStatements } from "./run-hours.ts"
 
 export type { ClaimRequest } from "./claim.ts"
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"

@@ -1,33 +1,15 @@
 import { and, eq, gte, sql } from "drizzle-orm"
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core"
 import { type Database, jobsLeases, jobsRunHours } from "../db/index.ts"
-import type { RunOutcome } from "./record.ts"
+import { entryText, HOUR_MS, type HourEntry, type HourOutcome } from "./hour-entry.ts"
 
-const MINUTE_MS = 60_000
-export const HOUR_MS = 60 * MINUTE_MS
+export { HOUR_MS } from "./hour-entry.ts"
 /** How long a job's hourly history is kept: rows are bounded by jobs x 24 x 30. */
 export const RUN_HOURS_KEPT_MS = 30 * 24 * HOUR_MS
 /** Hours past the window one release deletes at most (each release adds at most one). */
 export const RUN_HOURS_SWEPT = 4
 /** A slot is claimed once and an hour has 60: more entries than this are never appended. */
 const ENTRIES_MAX = 60
-
-/** How a slot's run ended, as an hour row counts it: `skipped` when its claim answered too late for it to run. */
-export type HourOutcome = RunOutcome | "skipped"
-
-/** One run as its hour row keeps it. */
-export interface HourEntry {
-  slot: number
-  outcome: HourOutcome
-  ms: number
-}
-
-const LETTER: Record<HourOutcome, string> = { ran: "r", failed: "f", "timed-out": "t", skipped: "s" }
-export const OUTCOME_OF: Record<string, HourOutcome> = { r: "ran", f: "failed", t: "timed-out", s: "skipped" }
-
-/** `minute:letter:ms`: the run's minute within its hour, its outcome's letter, its duration. */
-export const entryText = ({ slot, outcome, ms }: HourEntry) =>
-  `${Math.floor((slot % HOUR_MS) / MINUTE_MS)}:${LETTER[outcome]}:${Math.round(ms)}`
 
 const count = (entry: HourEntry, outcome: HourOutcome) => (entry.outcome === outcome ? 1 : 0)
 

@@ -1,4 +1,7 @@
+import type { DeliveryPoint } from "../client/history.ts"
 import { changed, type DeliveryResult, type Transition } from "./core.ts"
+
+export type { DeliveryPoint, HistoryRange, StreamHistory } from "../client/history.ts"
 
 export const MINUTE_MS = 60_000
 export const HOUR_MS = 60 * MINUTE_MS
@@ -101,17 +104,6 @@ export function quantileOf(buckets: readonly number[], q: number, max: number): 
   return max
 }
 
-/** A point of a stream's history as the admin API answers it; lateness in ms (median and p99 from the histogram). */
-export interface DeliveryPoint {
-  at: number
-  delivered: number
-  retried: number
-  failed: number
-  lateMedianMs: number | null
-  lateP99Ms: number | null
-  lateMaxMs: number | null
-}
-
 export const pointOf = (row: RollupRow): DeliveryPoint => ({
   at: row.at,
   delivered: row.delivered,
@@ -135,18 +127,6 @@ export function summed(at: number, rows: readonly RollupRow[]): RollupRow {
     })
   }
   return total
-}
-
-/** The two spans the history is kept at: the last day per minute, the last 30 days per hour. */
-export type HistoryRange = "day" | "month"
-
-/** A stream's history over `range`, oldest first: only the minutes or hours in which an answer was settled. */
-export interface StreamHistory {
-  stream: string
-  now: number
-  range: HistoryRange
-  stepMs: number
-  points: DeliveryPoint[]
 }
 
 /**

@@ -1,5 +1,8 @@
 import { EVENT_LOG_LIMIT } from "../client/events.ts"
 
+/** The history's counts, each an INTEGER NOT NULL column (version 4): l0..l15 are the lateness histogram's buckets. */
+const HISTORY_COLUMNS = ["delivered", "retried", "failed", "late_max", ...Array.from({ length: 16 }, (_, i) => `l${i}`)]
+
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
 export const SCHEMA_VERSION = 4
 
@@ -63,19 +66,7 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   `,
   // The history of deliveries (see rollup-store.ts): a ring of 1,440 minute rows, one written per settled batch,
   // and a row per hour folded from them; l0..l15 count deliveries per lateness bucket (rollup.ts, LATE_BOUNDS).
-  4: `
-    CREATE TABLE delivery_minutes (
-      slot INTEGER PRIMARY KEY,
-      minute INTEGER NOT NULL,
-      delivered INTEGER NOT NULL, retried INTEGER NOT NULL, failed INTEGER NOT NULL, late_max INTEGER NOT NULL,
-      l0 INTEGER NOT NULL, l1 INTEGER NOT NULL, l2 INTEGER NOT NULL, l3 INTEGER NOT NULL, l4 INTEGER NOT NULL, l5 INTEGER NOT NULL, l6 INTEGER NOT NULL, l7 INTEGER NOT NULL,
-      l8 INTEGER NOT NULL, l9 INTEGER NOT NULL, l10 INTEGER NOT NULL, l11 INTEGER NOT NULL, l12 INTEGER NOT NULL, l13 INTEGER NOT NULL, l14 INTEGER NOT NULL, l15 INTEGER NOT NULL
-    );
-    CREATE TABLE delivery_hours (
-      hour INTEGER PRIMARY KEY,
-      delivered INTEGER NOT NULL, retried INTEGER NOT NULL, failed INTEGER NOT NULL, late_max INTEGER NOT NULL,
-      l0 INTEGER NOT NULL, l1 INTEGER NOT NULL, l2 INTEGER NOT NULL, l3 INTEGER NOT NULL, l4 INTEGER NOT NULL, l5 INTEGER NOT NULL, l6 INTEGER NOT NULL, l7 INTEGER NOT NULL,
-      l8 INTEGER NOT NULL, l9 INTEGER NOT NULL, l10 INTEGER NOT NULL, l11 INTEGER NOT NULL, l12 INTEGER NOT NULL, l13 INTEGER NOT NULL, l14 INTEGER NOT NULL, l15 INTEGER NOT NULL
-    );
-  `,
+  4: ["delivery_minutes (slot INTEGER PRIMARY KEY, minute INTEGER NOT NULL", "delivery_hours (hour INTEGER PRIMARY KEY"]
+    .map((table) => `CREATE TABLE ${table}, ${HISTORY_COLUMNS.map((c) => `${c} INTEGER NOT NULL`).join(", ")});`)
+    .join("\n"),
 }
