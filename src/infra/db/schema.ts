@@ -46,13 +46,13 @@ export const scheduleStreams = sqliteTable("schedule_streams", {
  * Its primary key (job, hour) and its hour index are the migration's: drizzle only builds the queries.
  */
 export const jobsRunHours = sqliteTable("jobs_run_hours", {
-    job: text("job").notNull(),
-    /** The hour's first millisecond (epoch ms, UTC). */
-    hour: integer("hour").notNull(),
-    ran: integer("ran").notNull(),
-    failed: integer("failed").notNull(),
-    timedOut: integer("timed_out").notNull(),
-    skipped: integer("skipped").notNull(),
-    maxMs: integer("max_ms").notNull(),
+  job: text("job").notNull(),
+  /** The hour's first millisecond (epoch ms, UTC). */
+  hour: integer("hour").notNull(),
+  ran: integer("ran").notNull(),
+  failed: integer("failed").notNull(),
+  timedOut: integer("timed_out").notNull(),
+  skipped: integer("skipped").notNull(),
+  maxMs: integer("max_ms").notNull(),
   runs: text("runs").notNull(),
 })
