@@ -16,8 +16,20 @@ const clock = (...times: number[]) => {
   return () => times[Math.min(i++, times.length - 1)] as number
 }
 
+/** The dataset's writeDataPoint, observed (the real one still runs unless a test replaces it); restored after each test. */
+let spied: Array<{ mockRestore(): void }> = []
+const observe = (dataset: AnalyticsEngineDataset) => {
+  const spy = vi.spyOn(dataset, "writeDataPoint")
+  spied.push(spy)
+  return spy
+}
+
 beforeEach(() => resetConsumers())
-afterEach(() => vi.restoreAllMocks())
+// Only these spies: captureLogs' console spies stay.
+afterEach(() => {
+  for (const spy of spied) spy.mockRestore()
+  spied = []
+})
 
 describe("the Analytics Engine binding", () => {
   it("is bound by the Worker's config as SLOTWISE_METRICS, and the local runtime's dataset takes slotwise's points", () => {
@@ -32,7 +44,7 @@ describe("the Analytics Engine binding", () => {
 
 describe("a job run's data point", () => {
   it("is one per run: the job, its outcome, duration, lateness and the slots missed since its previous run", async () => {
-    const written = vi.spyOn(env.SLOTWISE_METRICS, "writeDataPoint")
+    const written = observe(env.SLOTWISE_METRICS)
     let fail = false
     const job = Jobs.make({
       name: "metrics.nightly",
@@ -58,7 +70,7 @@ describe("a job run's data point", () => {
   })
 
   it("never fails a run: a dataset that throws is logged once and the run goes on", async () => {
-    vi.spyOn(env.SLOTWISE_METRICS, "writeDataPoint").mockImplementation(() => {
+    observe(env.SLOTWISE_METRICS).mockImplementation(() => {
       throw new Error("dataset unavailable")
     })
     const job = Jobs.make({
@@ -87,7 +99,9 @@ describe("a settled batch's data point", () => {
       const written = vi.spyOn((instance as unknown as { env: Env }).env.SLOTWISE_METRICS, "writeDataPoint")
       instance.setNow(T0 + 1_500)
       await instance.tick()
-      return written.mock.calls.map(([point]) => point)
+      const points = written.mock.calls.map(([point]) => point)
+      written.mockRestore()
+      return points
     })
     expect(points).toEqual([
       {
