@@ -2,7 +2,8 @@
  * The typed admin client the OpenAPI test compiles (tsc, strict) against the types openapi-typescript
  * generates from /admin/openapi.json, then runs against `wrangler dev`: every operation through
  * openapi-fetch, using the answers' typed fields (an answer typed `never` does not compile).
- * Kept as text: it imports the generated `./schema.ts`, which exists only in the test's directory.
+ * A schedule's PUT body with two timings must not compile. Kept as text: it imports the generated
+ * `./schema.ts`, which exists only in the test's directory.
  */
 export const CLIENT_SOURCE = `
 import createClient from "openapi-fetch"
@@ -141,4 +142,20 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
   void [now, outcome, due, median, held, nextAt, listed, scheduled, kind, seq, type, step, delivered, gone]
   return answers
 }
+
+/** A schedule's PUT body names one timing: each alone compiles; two, a timezone without cron, or none do not. */
+type ScheduleBody = paths["/streams/{stream}/schedules/{id}"]["put"]["requestBody"]["content"]["application/json"]
+export const oneTimingEach: ScheduleBody[] = [
+  { consumer: "c", at: "2030-01-01T00:00:00Z" },
+  { consumer: "c", after: "1 hour", payload: { account: "acme" } },
+  { consumer: "c", every: 60000, maxAttempts: 3 },
+  { consumer: "c", cron: "0 9 * * *", timezone: "Europe/Berlin" },
+]
+// An unused @ts-expect-error fails the compile: each body below must really be refused.
+// @ts-expect-error every and cron together
+export const twoTimings: ScheduleBody = { consumer: "c", every: "1 minute", cron: "* * * * *" }
+// @ts-expect-error a timezone belongs to cron alone
+export const zonedEvery: ScheduleBody = { consumer: "c", every: "1 minute", timezone: "UTC" }
+// @ts-expect-error no timing
+export const untimed: ScheduleBody = { consumer: "c" }
 `

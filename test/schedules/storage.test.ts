@@ -5,11 +5,11 @@ import { LIST_DEFAULT } from "../../src/infra/schedules/client/contract.ts"
 import { RECORD_RETRY_MS } from "../../src/infra/schedules/directory/recorder.ts"
 import { EVENT_LOG_LIMIT } from "../../src/infra/schedules/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
-import { MIGRATIONS, SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
+import { SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
-import { openStream, RETAINED, SECOND, T0, value } from "../support/streams.ts"
+import { openStream, RETAINED, SECOND, storageAt, T0, value } from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
@@ -193,11 +193,7 @@ describe("schema migration", () => {
     const stream = openStream("from-v1")
     const result = await stream.inside((_, state) => {
       const sql = state.storage.sql
-      for (const table of ["events", "schedules", "meta", "delivery_minutes", "delivery_hours"])
-        sql.exec(`DROP TABLE IF EXISTS ${table}`)
-      sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-      for (const statement of MIGRATIONS[1]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)
-      sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', '1'), ('stream', ?)", stream.name)
+      storageAt(sql, stream.name, 1)
       sql.exec(
         `INSERT INTO schedules (id, consumer, kind, at_ms, payload, state, occurrence, next_at, cadence_at,
            claim_until, claim_token, attempts, created_at, updated_at)
@@ -229,8 +225,8 @@ describe("schema migration", () => {
         newest: store.events({ limit: 3 }).map((event) => [event.seq, event.data]),
       }
     })
-    // Version 3 adds finished_at, null for a row still scheduled.
-    expect(result.after).toEqual(result.before.map((row) => ({ ...row, finished_at: null })))
+    // Version 3 adds finished_at, null for a row still scheduled; version 4 the incarnation, null: the row keeps its keys.
+    expect(result.after).toEqual(result.before.map((row) => ({ ...row, finished_at: null, incarnation: null })))
     expect(result.version).toBe(String(SCHEMA_VERSION))
     const last = EVENT_LOG_LIMIT + 256
     expect(result.log).toEqual({ n: EVENT_LOG_LIMIT, oldest: last + 2 - EVENT_LOG_LIMIT, newest: last + 1 })
@@ -273,8 +269,10 @@ describe("rows read back", () => {
         createdAt: T0 + 13,
         updatedAt: T0 + 14,
         finishedAt: T0 + 15,
+        incarnation: 2 ** 48 - 16,
       }
-      const other = { ...row, id: "round-trip-2", finishedAt: null }
+      // A row stored before incarnations reads back null.
+      const other = { ...row, id: "round-trip-2", finishedAt: null, incarnation: null }
       store.transaction(() => {
         store.put(row)
         store.put(other)

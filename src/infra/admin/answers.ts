@@ -121,6 +121,7 @@ export const scheduleView = z
     maxAttempts: nullable(int),
     state: scheduleState,
     occurrence: int,
+    idempotencyKey: z.string(),
     nextAt: z.number(),
     retryAt: nullable(z.number()),
     claimUntil: nullable(z.number()),
@@ -153,7 +154,8 @@ export const streamSummary = z
   .object({
     stream: z.string(),
     now: z.number(),
-    counts: z.record(scheduleState, int),
+    // Every state named as a property: a record over an enum documents required keys it never defines.
+    counts: z.object({ scheduled: int, completed: int, cancelled: int, failed: int }),
     retrying: int,
     partial: z.boolean(),
     overdue: int,

@@ -79,6 +79,31 @@ function parameters(doc: RouteDoc, inputs: (typeof INPUTS)[RouteName]) {
   })
 }
 
+/** The one tag every operation carries, defined in the document's `tags` as OpenAPI tools expect. */
+const TAG = { name: "admin", description: "slotwise's admin: jobs, leases, schedule streams and health" }
+
+const TIMINGS = ["at", "after", "every", "cron"] as const
+
+/**
+ * A schedule's PUT body as one of four shapes, one per timing, each refusing the other timings (and
+ * `timezone` but for cron): the validator's fields, so a generated client cannot send two timings.
+ */
+function oneTiming(body: JsonSchema): JsonSchema {
+  const { properties, required, ...rest } = body as { properties: JsonSchema; required: string[] }
+  const refused = (field: string, timing: string) =>
+    field === "timezone" ? timing !== "cron" : field !== timing && (TIMINGS as readonly string[]).includes(field)
+  return {
+    oneOf: TIMINGS.map((timing) => ({
+      ...rest,
+      title: `ScheduleBody (${timing})`,
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([field, schema]) => [field, refused(field, timing) ? false : schema]),
+      ),
+      required: [...required, timing],
+    })),
+  }
+}
+
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
 const idOf = (schema: z.core.$ZodType) => components.get(schema)?.id as string
 
@@ -92,7 +117,7 @@ function operation(name: RouteName) {
   return {
     operationId: name,
     summary: doc.summary,
-    tags: ["admin"],
+    tags: [TAG.name],
     security: [{ bearer: [] }],
     ...(params.length ? { parameters: params } : {}),
     ...(route.body
@@ -115,15 +140,16 @@ function operation(name: RouteName) {
 
 /**
  * The OpenAPI 3.1 document of the admin routes, without its server (the path admin is mounted at,
- * known per request) and as a Worker answers it (the container's 501s are added where it is served).
+ * known per request) and as a Worker answers it (the container's 501s are added where it is served);
+ * `version` is the package's.
  *
  * @example
  * ```ts
- * openapiDocument().paths["/jobs"].get.responses[200]
+ * openapiDocument("0.1.0").paths["/jobs"].get.responses[200]
  * // { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/JobsAnswer" } } } }
  * ```
  */
-export function openapiDocument() {
+export function openapiDocument(version: string) {
   const paths: Record<string, Record<string, ReturnType<typeof operation>>> = {}
   for (const name of Object.keys(ADMIN_ROUTES) as RouteName[]) {
     const route = ADMIN_ROUTES[name]
@@ -136,12 +162,13 @@ export function openapiDocument() {
   )
   return {
     openapi: "3.1.0",
-    info: { title: "slotwise admin", version: "1", description: "See and fix jobs, leases and schedules." },
+    info: { title: "slotwise admin", version, description: "See and fix jobs, leases and schedules." },
+    tags: [TAG],
     paths,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       // Any JSON, unconstrained: a recursive union types as TS2502 ("references itself") in generated clients.
-      schemas: { ...schemas, Json: { description: "any JSON value" }, ScheduleBody: accepted(scheduleBody) },
+      schemas: { ...schemas, Json: { description: "any JSON value" }, ScheduleBody: oneTiming(accepted(scheduleBody)) },
     },
   }
 }

@@ -24,6 +24,10 @@ export interface RunResult {
 export interface RunDeps {
   /** The Worker's env: slotwise reads its DB binding, the job is handed all of it. */
   env: SlotwiseEnv
+  /**
+   * A clock for tests: it times the run and stands in for the database's clock in the claim. Unset,
+   * Date.now times the run and the database's own clock referees the claim.
+   */
   now?: () => number
   runId?: string
   /** The caller's ctx.waitUntil: keeps a late claim's release going after the run has answered. */
@@ -112,7 +116,9 @@ async function attempt(
   }
 
   if (job.exclusive) {
-    const claim = { name: job.name, slot: slot.getTime(), now: now(), leaseMs: job.leaseMs, holder: runId }
+    // The database's clock referees the claim; a test's injected clock stands in for it.
+    const referee = deps.now === undefined ? {} : { now: now() }
+    const claim = { name: job.name, slot: slot.getTime(), leaseMs: job.leaseMs, holder: runId, ...referee }
     const claiming = claimSlot(db, claim)
     let claimed: boolean | typeof TIMED_OUT
     try {

@@ -21,7 +21,7 @@ export const HOURS_SWEPT = 32
 
 const BUCKETS = LATE_BOUNDS.map((_, i) => `l${i}`)
 const SUMS = ["delivered", "retried", "failed", ...BUCKETS]
-/** A row's values in this order (schema.ts, version 4). */
+/** A row's values in this order (schema.ts, version 5). */
 const COLUMNS = ["delivered", "retried", "failed", "late_max", ...BUCKETS]
 const list = (items: readonly string[]) => items.join(", ")
 

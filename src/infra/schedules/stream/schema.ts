@@ -1,10 +1,10 @@
 import { EVENT_LOG_LIMIT } from "../client/events.ts"
 
-/** The history's counts, each an INTEGER NOT NULL column (version 4): l0..l15 are the lateness histogram's buckets. */
+/** The history's counts, each an INTEGER NOT NULL column (version 5): l0..l15 are the lateness histogram's buckets. */
 const HISTORY_COLUMNS = ["delivered", "retried", "failed", "late_max", ...Array.from({ length: 16 }, (_, i) => `l${i}`)]
 
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 4
+export const SCHEMA_VERSION = 5
 
 /** Each version's statements, run once in order inside migrate()'s transaction. */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
@@ -64,9 +64,14 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     UPDATE schedules SET finished_at = updated_at WHERE state != 'scheduled';
     CREATE INDEX schedules_finished ON schedules (finished_at, id) WHERE state != 'scheduled';
   `,
+  // Each row created from now on draws an incarnation for its keys (idempotency-key.ts); a row stored
+  // before keeps null, so an occurrence delivered or retrying across the upgrade keeps its key.
+  4: `
+    ALTER TABLE schedules ADD COLUMN incarnation INTEGER;
+  `,
   // The history of deliveries (see rollup-store.ts): a ring of 1,440 minute rows, one written per settled batch,
   // and a row per hour folded from them; l0..l15 count deliveries per lateness bucket (rollup.ts, LATE_BOUNDS).
-  4: ["delivery_minutes (slot INTEGER PRIMARY KEY, minute INTEGER NOT NULL", "delivery_hours (hour INTEGER PRIMARY KEY"]
+  5: ["delivery_minutes (slot INTEGER PRIMARY KEY, minute INTEGER NOT NULL", "delivery_hours (hour INTEGER PRIMARY KEY"]
     .map((table) => `CREATE TABLE ${table}, ${HISTORY_COLUMNS.map((c) => `${c} INTEGER NOT NULL`).join(", ")});`)
     .join("\n"),
 }

@@ -42,6 +42,7 @@ const COLUMN_OF: Readonly<Record<Exclude<keyof ScheduleRow, "id">, string>> = {
   createdAt: "created_at",
   updatedAt: "updated_at",
   finishedAt: "finished_at",
+  incarnation: "incarnation",
 }
 
 type Field = keyof typeof COLUMN_OF
@@ -334,5 +335,6 @@ function rowOf(v: SqlStorageValue[]): ScheduleRow {
     createdAt: v[18] as number,
     updatedAt: v[19] as number,
     finishedAt: v[20] as number | null,
+    incarnation: v[21] as number | null,
   }
 }

@@ -20,6 +20,7 @@ import { type ScheduleView, type StreamSummary, viewOf } from "../client/view.ts
 import { AlarmRecorder } from "../directory/recorder.ts"
 import * as core from "./core.ts"
 import { StreamEmitter, type StreamListeners } from "./event-map.ts"
+import { newIncarnation } from "./idempotency-key.ts"
 import { Retention } from "./retention.ts"
 import { type HistoryRange, HOUR_MS, MINUTE_MS, type StreamHistory } from "./rollup.ts"
 import type { ScheduleRow } from "./row.ts"
@@ -145,7 +146,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
         if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
         if (retentionMs !== undefined) this.retention.set(retentionMs)
         const existing = this.store.get(spec.id)
-        const upserted = core.upsert(existing, spec, now)
+        const upserted = core.upsert(existing, spec, now, newIncarnation())
         if (core.changed(upserted)) this.store.apply(upserted, now, existing)
         return upserted
       })

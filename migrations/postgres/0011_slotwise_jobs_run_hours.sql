@@ -1,4 +1,4 @@
--- PostgreSQL twin of ../0007_jobs_run_hours.sql.
+-- PostgreSQL twin of ../0008_jobs_run_hours.sql.
 CREATE TABLE jobs_run_hours (
   job TEXT NOT NULL,
   hour BIGINT NOT NULL,
