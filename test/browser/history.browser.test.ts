@@ -4,7 +4,7 @@ import type { Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
 import { ROOT } from "../../scripts/dev/wrangler.ts"
 import type { JobHistory, StreamHistory } from "../../src/infra/admin/json.ts"
-import { type AdminCall, adminClient } from "./admin.ts"
+import { type AdminCall, adminClient, signIn } from "./admin.ts"
 import { byTestId, openBrowser, type Session } from "./chromium.ts"
 import { STREAM, seed } from "./seed.ts"
 import { type LocalWorker, startWorker } from "./worker.ts"
@@ -63,10 +63,7 @@ beforeAll(async () => {
   )
   session = await openBrowser()
   page = session.page
-  await page.goto(`${worker.origin}/admin`)
-  await page.fill(byTestId("token-input"), worker.token)
-  await page.click(byTestId("token-submit"))
-  await page.locator(byTestId("app")).waitFor()
+  await signIn(page, worker)
 }, 240_000)
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { JobHistory } from "../../json.ts"
 import { elapsed } from "./format.ts"
-import { type Attributes, chart, HOUR, hourName, svg, text, titled, WIDTH } from "./svg.ts"
+import { type Attributes, chart, HOUR, hourName, svg, text, titled, WIDTH, whisker } from "./svg.ts"
 
 type Hour = JobHistory["hours"][number]
 /** What an hour's mark shows, worst first: a missed slot stands out over a failure, a failure over a skip. */
@@ -65,12 +65,7 @@ export function jobCharts(history: JobHistory): SVGElement[] {
         "data-median": h.medianMs ?? "",
         "data-max": h.maxMs ?? "",
       }
-      return titled(
-        describe(h),
-        attributes,
-        svg("line", { x1: cx, x2: cx, y1: y(h.medianMs ?? 0), y2: y(h.maxMs ?? 0), class: "whisker" }),
-        svg("circle", { cx, cy: y(h.medianMs ?? 0), r: 2.5, class: "dot" }),
-      )
+      return titled(describe(h), attributes, ...whisker(cx, y(h.medianMs ?? 0), y(h.maxMs ?? 0)))
     }),
     text(0, 8, `max ${elapsed(top)}`),
     text(0, 84, "0"),

@@ -1,6 +1,6 @@
 import type { StreamHistory } from "../../json.ts"
 import { elapsed } from "./format.ts"
-import { chart, hourName, svg, text, titled, WIDTH } from "./svg.ts"
+import { chart, hourName, svg, text, titled, WIDTH, whisker } from "./svg.ts"
 
 type Point = StreamHistory["points"][number]
 
@@ -61,13 +61,9 @@ export function streamCharts(history: StreamHistory): SVGElement[] {
         "data-median": p.lateMedianMs ?? "",
         "data-max": p.lateMaxMs ?? "",
       }
-      return titled(
-        describe(p, stepMs),
-        attributes,
-        svg("line", { x1: cx, x2: cx, y1: y(p.lateMedianMs ?? 0), y2: y(p.lateMaxMs ?? 0), class: "whisker" }),
-        svg("line", { x1: cx - 2, x2: cx + 2, y1: y(p.lateP99Ms ?? 0), y2: y(p.lateP99Ms ?? 0), class: "whisker" }),
-        svg("circle", { cx, cy: y(p.lateMedianMs ?? 0), r: 2, class: "dot" }),
-      )
+      const p99 = y(p.lateP99Ms ?? 0)
+      const tick = svg("line", { x1: cx - 2, x2: cx + 2, y1: p99, y2: p99, class: "whisker" })
+      return titled(describe(p, stepMs), attributes, tick, ...whisker(cx, y(p.lateMedianMs ?? 0), y(p.lateMaxMs ?? 0)))
     }),
     text(0, 8, `late up to ${elapsed(most)} (log scale)`),
     ...ends(94),

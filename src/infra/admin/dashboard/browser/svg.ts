@@ -36,3 +36,9 @@ export const text = (x: number, y: number, value: string, anchor = "start") =>
 
 /** An hour in UTC as a mark's title names it: 2026-11-30 03:00 UTC. */
 export const hourName = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`
+
+/** A median and a max at `x`: a line from the one up to the other, and a dot at the median. */
+export const whisker = (x: number, median: number, max: number): SVGElement[] => [
+  svg("line", { x1: x, x2: x, y1: median, y2: max, class: "whisker" }),
+  svg("circle", { cx: x, cy: median, r: 2.5, class: "dot" }),
+]
