@@ -48,6 +48,17 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     admin.POST("/jobs/{name}/run", { params: { path: { name: "no-such-job" } } }),
   )
 
+  const hours = await record(
+    "jobHistory", "get", "/jobs/{name}/history",
+    admin.GET("/jobs/{name}/history", { params: { path: { name: job }, query: { days: 2 } } }),
+  )
+  const due: number | undefined = hours.data?.hours[0]?.due
+  const median: number | null | undefined = hours.data?.hours[0]?.medianMs
+  await record(
+    "jobHistory", "get", "/jobs/{name}/history",
+    admin.GET("/jobs/{name}/history", { params: { path: { name: job }, query: { days: 31 } } }),
+  )
+
   const leases = await record("leases", "get", "/leases", admin.GET("/leases"))
   const held: boolean | undefined = leases.data?.leases.some((lease) => lease.status === "held")
   await record(
@@ -109,6 +120,16 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     admin.GET("/streams/{stream}/events", { params: { path: { stream: at.stream }, query: { limit: 5 } } }),
   )
   const type: string | undefined = events.data?.events[0]?.type
+  const history = await record(
+    "streamHistory", "get", "/streams/{stream}/history",
+    admin.GET("/streams/{stream}/history", { params: { path: { stream: at.stream }, query: { range: "month" } } }),
+  )
+  const step: number | undefined = history.data?.stepMs
+  const delivered: number | undefined = history.data?.points[0]?.delivered
+  await record(
+    "streamHistory", "get", "/streams/{stream}/history",
+    admin.GET("/streams/{stream}/history", { params: { path: { stream: "no-such-stream" } } }),
+  )
   const removed = await record(
     "remove", "delete", "/streams/{stream}/schedules/{id}",
     admin.DELETE("/streams/{stream}/schedules/{id}", { params: { path: at } }),
@@ -118,7 +139,7 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     "remove", "delete", "/streams/{stream}/schedules/{id}",
     admin.DELETE("/streams/{stream}/schedules/{id}", { params: { path: at } }),
   )
-  void [now, outcome, held, nextAt, listed, scheduled, kind, seq, type, gone]
+  void [now, outcome, due, median, held, nextAt, listed, scheduled, kind, seq, type, step, delivered, gone]
   return answers
 }
 

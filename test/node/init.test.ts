@@ -133,6 +133,11 @@ describe("npx slotwise init", () => {
       ],
       ["ADMIN_TOKEN as a var", '[vars]\nADMIN_TOKEN = "open"\n', /ADMIN_TOKEN is a plain var/],
       [
+        "SLOTWISE_METRICS as a KV namespace",
+        '[[kv_namespaces]]\nbinding = "SLOTWISE_METRICS"\nid = "k"\n',
+        /the binding SLOTWISE_METRICS is a KV namespace, but slotwise writes its data points to it/,
+      ],
+      [
         "ScheduleStream with key-value storage",
         '[[migrations]]\ntag = "v1"\nnew_classes = ["ScheduleStream"]\n',
         /migration v1 declares ScheduleStream in new_classes/,

@@ -5,11 +5,11 @@ import { LIST_DEFAULT } from "../../src/infra/schedules/client/contract.ts"
 import { RECORD_RETRY_MS } from "../../src/infra/schedules/directory/recorder.ts"
 import { EVENT_LOG_LIMIT } from "../../src/infra/schedules/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
-import { MIGRATIONS, SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
+import { SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
-import { openStream, RETAINED, SECOND, T0, value } from "../support/streams.ts"
+import { openStream, RETAINED, SECOND, storageAt, T0, value } from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
@@ -193,10 +193,7 @@ describe("schema migration", () => {
     const stream = openStream("from-v1")
     const result = await stream.inside((_, state) => {
       const sql = state.storage.sql
-      for (const table of ["events", "schedules", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${table}`)
-      sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-      for (const statement of MIGRATIONS[1]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)
-      sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', '1'), ('stream', ?)", stream.name)
+      storageAt(sql, stream.name, 1)
       sql.exec(
         `INSERT INTO schedules (id, consumer, kind, at_ms, payload, state, occurrence, next_at, cadence_at,
            claim_until, claim_token, attempts, created_at, updated_at)

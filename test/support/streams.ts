@@ -56,6 +56,7 @@ export function openStream(prefix = "stream") {
     trigger: (id: string, now = T0) => at(now, () => rpc.trigger(name, id)),
     remove: (id: string, now = T0) => at(now, () => rpc.remove(name, id)),
     events: (options: Parameters<StreamRpc["events"]>[1] = {}) => rpc.events(name, options),
+    history: (range: Parameters<StreamRpc["history"]>[1]) => rpc.history(name, range),
     tick: (now: number) => tickAt(rpc, now),
     /** The stream's time from now on (undefined: real time again). */
     setNow: (now: number | undefined) => rpc.setNow(now),
@@ -118,7 +119,11 @@ export function value<T>(reply: { ok: true; value: T } | { ok: false; error: unk
 
 /** Rebuilds a stream's storage, empty, as schema `version` left it: what an older deploy stored. */
 export function storageAt(sql: SqlStorage, stream: string, version: number): void {
-  for (const table of ["events", "schedules", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${table}`)
+  // Every table of the stream's own (the runtime's _cf_ tables stay), so a step's table can be created again.
+  const tables = sql.exec<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+  )
+  for (const { name } of tables.toArray()) sql.exec(`DROP TABLE "${name}"`)
   sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
   for (let step = 1; step <= version; step++) {
     for (const statement of MIGRATIONS[step]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)

@@ -7,15 +7,18 @@ import * as z from "zod/mini"
 import { ANSWERS, components } from "./answers.ts"
 import {
   eventsQuery,
+  jobHistoryQuery,
   jobParam,
   leaseParam,
   releaseQuery,
   scheduleBody,
   scheduleParam,
   schedulesQuery,
+  streamHistoryQuery,
   streamParam,
   streamsQuery,
 } from "./inputs.ts"
+import { ROUTE_DOCS, type RouteDoc } from "./route-docs.ts"
 import { ADMIN_ROUTES, type AdminRoute, type RouteName } from "./routes.ts"
 
 const STATUS_TEXT: Record<number, string> = {
@@ -33,6 +36,7 @@ type Input = z.ZodMiniObject
 /** The validators each route's handler runs: the document's parameters and body are their JSON Schemas. */
 const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input } } = {
   runJob: { param: jobParam },
+  jobHistory: { param: jobParam, query: jobHistoryQuery },
   releaseLease: { param: leaseParam, query: releaseQuery },
   streams: { query: streamsQuery },
   summary: { param: streamParam },
@@ -43,6 +47,7 @@ const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input 
   resume: { param: scheduleParam },
   trigger: { param: scheduleParam },
   remove: { param: scheduleParam },
+  streamHistory: { param: streamParam, query: streamHistoryQuery },
   events: { param: streamParam, query: eventsQuery },
 }
 
@@ -56,7 +61,7 @@ function embedded({ $schema: _, $id: __, ...schema }: JsonSchema): JsonSchema {
 /** What a request's validator accepts, as JSON Schema (its input side: a query's limit arrives as text). */
 const accepted = (schema: Input) => embedded(z.toJSONSchema(schema, { io: "input" }) as JsonSchema)
 
-function parameters(route: AdminRoute, inputs: (typeof INPUTS)[RouteName]) {
+function parameters(doc: RouteDoc, inputs: (typeof INPUTS)[RouteName]) {
   const where = [
     ["path", inputs?.param],
     ["query", inputs?.query],
@@ -68,7 +73,7 @@ function parameters(route: AdminRoute, inputs: (typeof INPUTS)[RouteName]) {
       name,
       in: place,
       required: place === "path" || required.includes(name),
-      description: place === "path" ? PATH_PARAMS[name] : (route.query as Record<string, string> | undefined)?.[name],
+      description: place === "path" ? PATH_PARAMS[name] : doc.query?.[name],
       schema: property,
     }))
   })
@@ -106,11 +111,12 @@ const idOf = (schema: z.core.$ZodType) => components.get(schema)?.id as string
 function operation(name: RouteName) {
   const route: AdminRoute = ADMIN_ROUTES[name]
   const inputs = INPUTS[name]
-  const params = parameters(route, inputs)
+  const doc = ROUTE_DOCS[name]
+  const params = parameters(doc, inputs)
   const errors = [...new Set([401, 503, ...(route.statuses ?? [])])].sort((a, b) => a - b)
   return {
     operationId: name,
-    summary: route.summary,
+    summary: doc.summary,
     tags: [TAG.name],
     security: [{ bearer: [] }],
     ...(params.length ? { parameters: params } : {}),

@@ -36,3 +36,21 @@ export const scheduleStreams = sqliteTable("schedule_streams", {
   /** The stream's alarm as it last recorded it, within RECORD_SLACK_MS; null when nothing is due. */
   nextEligibleAt: integer("next_eligible_at"),
 })
+
+/**
+ * Each exclusive job's runs per UTC hour, kept 30 days (migrations/0008_jobs_run_hours.sql): written by the
+ * release that ends each run (jobs/run-hours.ts), in the same D1 batch. `runs` holds the hour's runs as
+ * `minute:outcome:ms` entries (outcome r, f, t or s), at most one per minute since a slot is claimed once.
+ * Its primary key (job, hour) and its hour index are the migration's: drizzle only builds the queries.
+ */
+export const jobsRunHours = sqliteTable("jobs_run_hours", {
+  job: text("job").notNull(),
+  /** The hour's first millisecond (epoch ms, UTC). */
+  hour: integer("hour").notNull(),
+  ran: integer("ran").notNull(),
+  failed: integer("failed").notNull(),
+  timedOut: integer("timed_out").notNull(),
+  skipped: integer("skipped").notNull(),
+  maxMs: integer("max_ms").notNull(),
+  runs: text("runs").notNull(),
+})

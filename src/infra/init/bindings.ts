@@ -6,6 +6,7 @@ export const BINDING = {
   db: "DB",
   schedules: "SCHEDULES",
   adminToken: "ADMIN_TOKEN",
+  metrics: "SLOTWISE_METRICS",
 } as const satisfies Record<string, keyof SlotwiseEnv>
 
 /** The class init declares; a Worker that binds SCHEDULES to a slotwise class of another name keeps its own. */

@@ -13,7 +13,8 @@ consumers file, ADMIN_TOKEN in .dev.vars (never overwritten). create-cloudflare'
 is wired (scheduled, admin at /admin, the ScheduleStream class); any other entry is left as it is
 and the lines to add are printed. A second run changes nothing. A name slotwise needs that the
 Worker uses for something else (a binding DB that is not a D1 database, SCHEDULES bound to another
-class, a var ADMIN_TOKEN) is refused, naming it, and nothing is written.
+class, a var ADMIN_TOKEN, a SLOTWISE_METRICS that is not an Analytics Engine dataset) is refused,
+naming it, and nothing is written.
 
 Options:
   --dry-run        print the changes (a diff of each file) and write nothing

@@ -7,6 +7,7 @@ import { nextMigrationTag } from "./migration-tag.ts"
 
 const D1 = "a D1 database"
 const DURABLE_OBJECT = "a Durable Object namespace"
+const ANALYTICS_ENGINE = "an Analytics Engine dataset"
 const DEFAULT_MIGRATIONS_DIR = "migrations"
 
 /** What init changes in a wrangler config, and what it learned for the rest of the Worker. */
@@ -38,6 +39,11 @@ function refuseConflicts(file: string, config: WranglerConfig, value: ConfigObje
     }
     if (name === BINDING.schedules && kind !== DURABLE_OBJECT) {
       refuse(`the binding SCHEDULES is ${kind}, but slotwise reads its Durable Object namespace as env.SCHEDULES`)
+    }
+    if (name === BINDING.metrics && kind !== ANALYTICS_ENGINE) {
+      refuse(
+        `the binding SLOTWISE_METRICS is ${kind}, but slotwise writes its data points to it as an Analytics Engine dataset`,
+      )
     }
     if (name === BINDING.adminToken) {
       refuse(`ADMIN_TOKEN is ${kind}, but slotwise reads it as a secret (.dev.vars locally, wrangler secret put)`)

@@ -1,7 +1,10 @@
 import { EVENT_LOG_LIMIT } from "../client/events.ts"
 
+/** The history's counts, each an INTEGER NOT NULL column (version 5): l0..l15 are the lateness histogram's buckets. */
+const HISTORY_COLUMNS = ["delivered", "retried", "failed", "late_max", ...Array.from({ length: 16 }, (_, i) => `l${i}`)]
+
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 4
+export const SCHEMA_VERSION = 5
 
 /** Each version's statements, run once in order inside migrate()'s transaction. */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
@@ -66,4 +69,9 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   4: `
     ALTER TABLE schedules ADD COLUMN incarnation INTEGER;
   `,
+  // The history of deliveries (see rollup-store.ts): a ring of 1,440 minute rows, one written per settled batch,
+  // and a row per hour folded from them; l0..l15 count deliveries per lateness bucket (rollup.ts, LATE_BOUNDS).
+  5: ["delivery_minutes (slot INTEGER PRIMARY KEY, minute INTEGER NOT NULL", "delivery_hours (hour INTEGER PRIMARY KEY"]
+    .map((table) => `CREATE TABLE ${table}, ${HISTORY_COLUMNS.map((c) => `${c} INTEGER NOT NULL`).join(", ")});`)
+    .join("\n"),
 }

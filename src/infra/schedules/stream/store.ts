@@ -3,6 +3,7 @@ import type { EventDraft, ScheduleEvent } from "../client/events.ts"
 import { chunks, MAX_BINDINGS, statementOf } from "./bindings.ts"
 import type { Change } from "./core.ts"
 import { EventLog } from "./event-log.ts"
+import { DeliveryRollup } from "./rollup-store.ts"
 import type { ScheduleRow } from "./row.ts"
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts"
 
@@ -57,6 +58,8 @@ const PUT = `INSERT INTO schedules (${COLUMNS}) VALUES (?, ${FIELDS.map(() => "?
 export class ScheduleStore {
   readonly counts: RowCounts = { rowsRead: 0, rowsWritten: 0 }
   private readonly log = new EventLog((query, ...bindings) => this.exec(query, ...bindings))
+  /** The stream's history of deliveries: a settlement adds its batch to it. */
+  readonly rollup = new DeliveryRollup((query, ...bindings) => this.exec(query, ...bindings))
   /** The earliest finished_at (null: no finished row), kept across calls; undefined until read. */
   private earliestFinish: number | null | undefined
 
@@ -79,6 +82,7 @@ export class ScheduleStore {
       return this.storage.transactionSync(work)
     } catch (error) {
       this.log.forget()
+      this.rollup.forget()
       this.earliestFinish = undefined
       throw error
     }
