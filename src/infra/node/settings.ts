@@ -1,5 +1,5 @@
 import { toMillis } from "../duration.ts"
-import { DEFAULT_DATABASE_URL, isPostgresUrl } from "./database.ts"
+import { DEFAULT_DATABASE_URL, isPostgresUrl } from "./database-url.ts"
 
 /** What `npm run start:node` and the image read from the environment. */
 export interface ContainerSettings {
