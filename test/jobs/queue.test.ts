@@ -6,8 +6,8 @@ import type { JobView } from "../../src/infra/admin/json.ts"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
 import {
   batchesOf,
-  consume,
   HEARTBEAT_CRON,
+  handleMessages,
   type Job,
   type JobMessage,
   Jobs,
@@ -200,11 +200,11 @@ describe("Jobs.queue, the consumer", () => {
     const exclusive = job(() => void runs++)
     const body = { job: exclusive.name, slot: at(15, 0) }
     const now = () => at(15, 0, 30)
-    expect(await consume([exclusive], batchOf([body]), env, { now })).toEqual([
+    expect(await handleMessages([exclusive], batchOf([body]), env, { now })).toEqual([
       expect.objectContaining({ job: exclusive.name, status: "ran" }),
     ])
     // The same message again, as Queues may deliver it, later in the same minute and well after it.
-    expect(await consume([exclusive], batchOf([body], 2), env, { now: () => at(15, 0, 50) })).toEqual([
+    expect(await handleMessages([exclusive], batchOf([body], 2), env, { now: () => at(15, 0, 50) })).toEqual([
       expect.objectContaining({ status: "skipped", reason: "slot taken" }),
     ])
     expect(await deliver(Jobs.queue([exclusive]), batchOf([body], 3))).toMatchObject({ acked: ["m0-3"], retried: [] })
@@ -216,8 +216,8 @@ describe("Jobs.queue, the consumer", () => {
     let runs = 0
     const shared = job(() => void runs++, { exclusive: false })
     const body = { job: shared.name, slot: new Date(at(16, 0)).toISOString() }
-    await consume([shared], batchOf([body]), env)
-    await consume([shared], batchOf([body], 2), env)
+    await handleMessages([shared], batchOf([body]), env)
+    await handleMessages([shared], batchOf([body], 2), env)
     expect(runs).toBe(2)
   })
 

@@ -71,7 +71,7 @@ export const jobView = z
   })
   .register(components, { id: "JobView" })
 
-export const heartbeatSchema = z.object({
+export const heartbeatLivenessSchema = z.object({
   status: z.enum(["alive", "late", "ahead", "unknown"]),
   lastFiredAt: nullable(int),
   missedSlot: nullable(int),
@@ -89,7 +89,7 @@ export const healthView = z
   .object({
     now: int,
     ok: z.boolean(),
-    heartbeat: z.extend(heartbeatSchema, { ageMs: nullable(z.number()) }),
+    heartbeat: z.extend(heartbeatLivenessSchema, { ageMs: nullable(z.number()) }),
     watchdog: z.object({
       job: z.string(),
       declared: z.boolean(),

@@ -7,7 +7,7 @@ import type * as z from "zod/mini"
 import type { Problem as ProblemDetails } from "../http/problem.ts"
 import type { JobHistory } from "../jobs/history.ts"
 import type { LeaseStatus } from "../jobs/lease-status.ts"
-import type { Heartbeat } from "../jobs/liveness.ts"
+import type { HeartbeatLiveness } from "../jobs/liveness.ts"
 import type { RunOutcome, RunRecord, SlotEntry } from "../jobs/record.ts"
 import type { Json } from "../schedules/client/contract.ts"
 import type { ScheduleEvent } from "../schedules/client/events.ts"
@@ -17,7 +17,16 @@ import type { WatchSummary } from "../schedules/directory/watch-summary.ts"
 import type * as schemas from "./answers.ts"
 import type { RouteName } from "./routes.ts"
 
-export type { Heartbeat, LeaseStatus, RunRecord, ScheduleEvent, ScheduleView, SlotEntry, StreamSummary, WatchSummary }
+export type {
+  HeartbeatLiveness,
+  LeaseStatus,
+  RunRecord,
+  ScheduleEvent,
+  ScheduleView,
+  SlotEntry,
+  StreamSummary,
+  WatchSummary,
+}
 
 export type LeaseView = z.infer<typeof schemas.leaseView>
 /** A declared job: its cron, its lease, its last recorded run and its newest slots (runs and gaps; none for a non-exclusive job). */
@@ -48,7 +57,7 @@ export type SchemasMatchTheEngine = AssertAll<
     Same<z.infer<typeof schemas.streamHistory>, StreamHistory>,
     Same<z.infer<typeof schemas.runRecord>, RunRecord>,
     Same<z.infer<typeof schemas.slotEntry>, SlotEntry>,
-    Same<z.infer<typeof schemas.heartbeatSchema>, Heartbeat>,
+    Same<z.infer<typeof schemas.heartbeatLivenessSchema>, HeartbeatLiveness>,
     Same<z.infer<typeof schemas.watchSummary>, WatchSummary>,
     Same<z.infer<typeof schemas.leaseStatusSchema>, LeaseStatus>,
     Same<z.infer<typeof schemas.runOutcome>, RunOutcome>,

@@ -5,12 +5,12 @@ export { JobDefinitionError } from "./definition.ts"
 export { handOff, type JobQueue, QueueBindingError, queueOf } from "./hand-off.ts"
 export { beat, HEARTBEAT_CRON, type HeartbeatOptions } from "./heartbeat.ts"
 export { batchesOf, type JobMessage, jobMessages, parseJobMessage } from "./job-message.ts"
-// The claim and the lease queries (claim.ts, lease.ts) name drizzle types, so callers import them by path:
+// The claim and the lease queries (slot-claim.ts, lease.ts) name drizzle types, so callers import them by path:
 // this barrel reaches the published declarations, which never import drizzle's.
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
-export { AHEAD_AFTER_MS, type Heartbeat, type HeartbeatStatus, liveness, MISSED_AFTER_MS } from "./liveness.ts"
-export * as Jobs from "./public.ts"
-export { consume, type MessageResult, type QueueOptions } from "./queue-consumer.ts"
+export { AHEAD_AFTER_MS, type HeartbeatLiveness, type HeartbeatStatus, liveness, MISSED_AFTER_MS } from "./liveness.ts"
+export * as Jobs from "./namespace.ts"
+export { handleMessages, type MessageResult, type QueueOptions } from "./queue-handler.ts"
 export {
   lastRunOf,
   RUN_ERROR_MAX,

@@ -6,7 +6,7 @@ import { forceRelease, listLeases } from "../jobs/lease.ts"
 import { logLine } from "../log.ts"
 import type { AdminEnv } from "./access.ts"
 import { leaseParam, releaseQuery } from "./inputs.ts"
-import { leaseView } from "./jobs.ts"
+import { leaseView } from "./job-routes.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
 /** GET /leases and DELETE /leases/:name: see who holds what, and free a stuck lease. */
