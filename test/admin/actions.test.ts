@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import type { JobView as JobAnswer } from "../../src/infra/admin/json.ts"
+import type { JobView as JobAnswer } from "../../src/infra/admin/answers.ts"
 import { beat, Jobs, slotOf } from "../../src/infra/jobs/index.ts"
 import type { ScheduleEvent, ScheduleView } from "../../src/infra/schedules/index.ts"
 import { adminFetch, json } from "../support/admin.ts"

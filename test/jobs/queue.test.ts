@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecu
 import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe, expect, it, vi } from "vitest"
-import type { JobView } from "../../src/infra/admin/json.ts"
+import type { JobView } from "../../src/infra/admin/answers.ts"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
 import {
   batchesOf,

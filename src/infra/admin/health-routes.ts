@@ -4,7 +4,7 @@ import { type Job, lastRunOf, liveness, summaryOf } from "../jobs/index.ts"
 import { listLeases } from "../jobs/lease.ts"
 import { Schedules, type WatchSummary } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
-import type { HealthView } from "./json.ts"
+import type { HealthView } from "./answers.ts"
 import { countRetrying } from "./retrying.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 

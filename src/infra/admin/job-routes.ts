@@ -7,8 +7,8 @@ import { type Job, Jobs, lastRunOf, leaseStatus, slotOf, timeline } from "../job
 import { listLeases } from "../jobs/lease.ts"
 import { readRunHours } from "../jobs/run-hours.ts"
 import type { AdminEnv } from "./access.ts"
+import type { Answers, JobView, LeaseView } from "./answers.ts"
 import { jobHistoryQuery, jobParam } from "./inputs.ts"
-import type { Answers, JobView, LeaseView } from "./json.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
 /** A lease as the admin shows it, with its derived status. */
