@@ -4,17 +4,12 @@ import { eq } from "drizzle-orm"
 import { describe, expect, it, vi } from "vitest"
 import type { JobView } from "../../src/infra/admin/answers.ts"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
-import {
-  batchesOf,
-  HEARTBEAT_CRON,
-  handleMessages,
-  type Job,
-  type JobMessage,
-  Jobs,
-  QueueBindingError,
-  runsOf,
-  slotOf,
-} from "../../src/infra/jobs/index.ts"
+import { HEARTBEAT_CRON } from "../../src/infra/jobs/heartbeat.ts"
+import { type Job, type JobMessage, Jobs, QueueBindingError } from "../../src/infra/jobs/index.ts"
+import { batchesOf } from "../../src/infra/jobs/job-message.ts"
+import { handleMessages } from "../../src/infra/jobs/queue-handler.ts"
+import { runsOf } from "../../src/infra/jobs/record.ts"
+import { slotOf } from "../../src/infra/jobs/slot.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { captureLogs } from "../support/logs.ts"
 import { queuedJobs, queuedRuns, RUNS_LONG, THROWS } from "../support/queued-jobs.ts"

@@ -12,7 +12,9 @@ import { streamRoutes } from "./stream-routes.ts"
 
 /** What a Worker hands its admin: the jobs it shows and runs, the consumers a schedule may name. */
 export interface AdminOptions {
+  /** The Worker's jobs (`Jobs.registry`'s list): admin shows them, their leases and health, and runs one on demand. */
   jobs: readonly Job[]
+  /** The consumers a schedule PUT through admin may name: the same list given to `Schedules.durableObject`. */
   consumers: readonly Consumer[]
 }
 

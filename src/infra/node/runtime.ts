@@ -1,7 +1,8 @@
 import type { Client } from "@libsql/client"
 import { TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { beat, type Job, type RunResult } from "../jobs/index.ts"
+import { beat } from "../jobs/heartbeat.ts"
+import type { Job, RunResult } from "../jobs/index.ts"
 import { activeTracer } from "../tracing/index.ts"
 import { d1OverLibsql } from "./libsql/libsql-binding.ts"
 

@@ -4,7 +4,7 @@ import type { Pool, PoolConfig } from "pg"
 const INT8 = 20
 const NUMERIC = 1700
 
-/** The pool's bounds: SLOTWISE_POSTGRES_POOL_MAX, SLOTWISE_STATEMENT_TIMEOUT_MS and SLOTWISE_CONNECT_TIMEOUT_MS. */
+/** The pool's bounds (SLOTWISE_DATABASE_POOL_MAX, SLOTWISE_DATABASE_STATEMENT_TIMEOUT, SLOTWISE_DATABASE_CONNECT_TIMEOUT). */
 export interface PostgresSettings {
   poolMax: number
   statementTimeoutMs: number
