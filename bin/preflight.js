@@ -12,7 +12,7 @@ export const NODE_RANGE = manifest.engines.node
 /** The wrangler versions slotwise supports (package.json peerDependencies.wrangler). */
 export const WRANGLER_RANGE = manifest.peerDependencies.wrangler
 const UPGRADE = "npm install -D wrangler@latest @cloudflare/workers-types@latest"
-/** README's install line for the two, each within slotwise's range (named together, their versions agree). */
+/** docs/add-to-a-worker.md's install line for the two, each within slotwise's range (named together, their versions agree). */
 export const INSTALL_WRANGLER = `npm install -D wrangler@${WRANGLER_RANGE} @cloudflare/workers-types@${manifest.peerDependencies["@cloudflare/workers-types"]}`
 
 /** Why this Node.js is too old, naming what to install; undefined when it is supported. */

@@ -2,7 +2,7 @@ import type { Figure } from "./result.ts"
 
 /**
  * The counts slotwise is held to: a figure over its budget fails `npm run bench`, CI's smoke run
- * included. Counts only, never times (those are read across three full runs, in BENCHMARKS.md).
+ * included. Counts only, never times (those are read across three full runs, in docs/benchmarks.md).
  */
 export interface Budget {
   workload: RegExp

@@ -1,7 +1,8 @@
-// The hand-written adopter (README's files) under a real `wrangler dev`, as its author would try it (run.sh runs
-// this after README's `wrangler d1 migrations apply` and the build): the heartbeat fired through wrangler's scheduled
-// endpoint by `slotwise-heartbeat`, the job's run and a stream's delivery observed in D1 through `wrangler d1
-// execute`, the Worker's own cron beside slotwise's, admin closed without the token of .dev.vars and open with it.
+// The hand-written adopter (the files docs/add-to-a-worker.md shows) under a real `wrangler dev`, as its author would
+// try it (run.sh runs this after the guide's `wrangler d1 migrations apply` and the build): the heartbeat fired
+// through wrangler's scheduled endpoint by `slotwise-heartbeat`, the job's run and a stream's delivery observed in D1
+// through `wrangler d1 execute`, the Worker's own cron beside slotwise's, admin closed without the token of .dev.vars
+// and open with it.
 import { setTimeout as delay } from "node:timers/promises"
 import {
   adminToken,

@@ -1,5 +1,5 @@
 // create-cloudflare's hello world after `npx slotwise init`, under a real `wrangler dev` (run.sh runs this after
-// README's `wrangler d1 migrations apply`): its own fetch answers as before, admin at /admin is closed without the
+// the guide's `wrangler d1 migrations apply`): its own fetch answers as before, admin at /admin is closed without the
 // token init wrote to .dev.vars and open with it, and one heartbeat from `slotwise-heartbeat` runs init's example
 // job: its own log line, the run's, and the run recorded in its lease row (admin's jobs).
 import {

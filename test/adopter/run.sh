@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # The adopter matrix (`npm run test:adopter`, in CI): Workers of their own, copied out of this repository (so nothing
-# resolves to its node_modules) and given the packed tarball as README says. Each runs strict tsc, `wrangler deploy
+# resolves to its node_modules) and given the packed tarball as docs/add-to-a-worker.md says. Each runs strict tsc, `wrangler deploy
 # --dry-run` under the budget, then under `wrangler dev` the heartbeat fired by `slotwise-heartbeat` runs a job. Each
 # supported value is covered once, in four Worker runs:
 #   lowest-node  the adopter in this folder with wrangler.toml, on the lowest Node.js slotwise states (engines.node,
-#                from npm's `node` package), installed by README's install lines as npm resolves them on that Node
+#                from npm's `node` package), installed by the guide's install lines as npm resolves them on that Node
 #                (today's wrangler, Workers types, TypeScript and Hono), then dev-check.mjs
 #   lowest       the same adopter with wrangler.jsonc, from its lockfile: the lowest wrangler, Workers types and Hono
-#                slotwise states, on this repository's Node; README's later upgrade resolves without ERESOLVE
-#   init-toml    create-cloudflare's hello world (c3/) with wrangler.toml: README's install lines, `npx slotwise init`
+#                slotwise states, on this repository's Node; the guide's later upgrade resolves without ERESOLVE
+#   init-toml    create-cloudflare's hello world (c3/) with wrangler.toml: the guide's install lines, `npx slotwise init`
 #                (its dry run writes nothing, a second run changes nothing), then init-check.mjs
 #   init-jsonc   the same with wrangler.jsonc
 # c3/ is what create-cloudflare 2.74.0 writes for `npm create cloudflare@2.74.0 hello-c3 -- --type=hello-world
 # --lang=ts` (package.json, its lockfile, tsconfig.json, src/index.ts, .gitignore, wrangler.jsonc); its wrangler.toml is
 # the same template through create-cloudflare's own TOML path (the template's wrangler.jsonc given as wrangler.toml).
-# Every command README's adopter section shows is run through `readme`, which fails unless README shows it word for
-# word. The variants run at once, each in its own folder and ports; one npm cache, one tarball, one install for both
+# Every command the guide (docs/add-to-a-worker.md) shows is run through `guide`, which fails unless the guide shows it
+# word for word. The variants run at once, each in its own folder and ports; one npm cache, one tarball, one install for both
 # init variants. Usage: run.sh [variant...] (default: all four).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +24,7 @@ export WRANGLER_SEND_METRICS=false CI=true
 # The adopters are projects of their own: this repository's .npmrc (save-exact) must not reach their npm.
 unset npm_config_save_exact
 
-# What README promises: the Worker's deploy bundle, minified, under this many KiB gzip.
+# What docs/limits.md promises: the Worker's deploy bundle, minified, under this many KiB gzip.
 BUDGET_KIB=100
 ALL="lowest-node lowest init-toml init-jsonc"
 manifest() { node -p "require('$root/package.json').$1"; }
@@ -52,10 +52,10 @@ tarball() {
   echo "$work/pack/$(cat "$work/pack.name")"
 }
 
-# Runs a command README's adopter section shows, word for word; a second argument is what runs instead (the tarball
+# Runs a command docs/add-to-a-worker.md shows, word for word; a second argument is what runs instead (the tarball
 # for the unpublished package, quieter npm output, or `:` for a command dev-check.mjs or init-check.mjs runs).
-readme() {
-  node "$here/readme-command.mjs" "$root/README.md" "$1"
+guide() {
+  node "$here/guide-command.mjs" "$root/docs/add-to-a-worker.md" "$1"
   echo "\$ $1"
   eval "${2-$1}"
 }
@@ -85,20 +85,20 @@ copy_adopter() {
   rm "$dest/$([ "$config" = wrangler.toml ] && echo wrangler.jsonc || echo wrangler.toml)"
 }
 
-# README's hand-written steps on the installed adopter, then dev-check.mjs.
+# The guide's hand-written steps on the installed adopter, then dev-check.mjs.
 adopter_steps() {
   echo "node $(node --version), wrangler $(version wrangler), @cloudflare/workers-types" \
     "$(version @cloudflare/workers-types), typescript $(version typescript), hono $(version hono)"
   satisfies "$(version wrangler)" "$(manifest 'peerDependencies.wrangler')" || fail "wrangler is outside slotwise's range"
-  readme "npx slotwise-migrations migrations"
-  readme 'echo "ADMIN_TOKEN=$(openssl rand -hex 24)" > .dev.vars'
-  readme "npx wrangler types --include-runtime=false" "npx wrangler types --include-runtime=false >/dev/null"
+  guide "npx slotwise-migrations migrations"
+  guide 'echo "ADMIN_TOKEN=$(openssl rand -hex 24)" > .dev.vars'
+  guide "npx wrangler types --include-runtime=false" "npx wrangler types --include-runtime=false >/dev/null"
   node_modules/.bin/tsc -p tsconfig.json
   echo "tsc: strict, skipLibCheck false: clean"
   one_hono_and_budget
-  readme "npx wrangler d1 migrations apply DB --local" "npx wrangler d1 migrations apply DB --local >/dev/null"
-  readme "npx wrangler dev" ":"
-  readme "npx slotwise-heartbeat" ":"
+  guide "npx wrangler d1 migrations apply DB --local" "npx wrangler d1 migrations apply DB --local >/dev/null"
+  guide "npx wrangler dev" ":"
+  guide "npx slotwise-heartbeat" ":"
   node dev-check.mjs
 }
 
@@ -109,7 +109,7 @@ variant_lowest_node() {
   (cd "$work/node-lowest" && npm install "${quiet[@]}" --no-save "node@$LOWEST_NODE")
   copy_adopter "$work/lowest-node" wrangler.toml
   cd "$work/lowest-node"
-  # A Worker that has none of these yet: README's install lines resolve them all, as npm does on this Node.
+  # A Worker that has none of these yet: the guide's install lines resolve them all, as npm does on this Node.
   node -e 'const fs = require("fs"), p = JSON.parse(fs.readFileSync("package.json")); delete p.devDependencies
     fs.writeFileSync("package.json", JSON.stringify(p, null, 2))'
   rm package-lock.json
@@ -117,8 +117,8 @@ variant_lowest_node() {
   [ "$(node --version)" = "v$LOWEST_NODE" ] || fail "node is $(node --version), not the lowest stated ($LOWEST_NODE)"
   local packed
   packed=$(tarball)
-  readme "npm install slotwise hono" "npm install ${quiet[*]} $packed hono"
-  readme "npm install -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript" \
+  guide "npm install slotwise hono" "npm install ${quiet[*]} $packed hono"
+  guide "npm install -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript" \
     "npm install ${quiet[*]} -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript"
   adopter_steps
 }
@@ -135,13 +135,13 @@ variant_lowest() {
   done
   # The lockfile's versions, from npm's cache where it has them (--prefer-offline asks the registry nothing new).
   npm ci "${quiet[@]}" --prefer-offline
-  # README's install before the package is published: the packed tarball, as a dependency.
+  # The guide's install before the package is published: the packed tarball, as a dependency.
   local packed
   packed=$(tarball)
   npm install "${quiet[@]}" --prefer-offline "$packed"
-  # A later upgrade, with wrangler alone as the issue tried it and as README says (both): no ERESOLVE.
+  # A later upgrade, with wrangler alone as the issue tried it and as the guide says (both): no ERESOLVE.
   upgrade_resolves "npm install -D wrangler@latest"
-  readme "npm install -D wrangler@latest @cloudflare/workers-types@latest" \
+  guide "npm install -D wrangler@latest @cloudflare/workers-types@latest" \
     'upgrade_resolves "npm install -D wrangler@latest @cloudflare/workers-types@latest"'
   adopter_steps
 }
@@ -168,8 +168,8 @@ c3_base() {
   npm ci "${quiet[@]}" --prefer-offline
   local packed
   packed=$(tarball)
-  readme "npm install slotwise hono" "npm install ${quiet[*]} --prefer-offline $packed hono"
-  readme "npm install -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript" \
+  guide "npm install slotwise hono" "npm install ${quiet[*]} --prefer-offline $packed hono"
+  guide "npm install -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript" \
     "npm install ${quiet[*]} --prefer-offline -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 \
       typescript"
 }
@@ -185,20 +185,20 @@ variant_init() {
   cd "$dir"
   echo "node $(node --version), wrangler $(version wrangler), typescript $(version typescript), hono $(version hono)"
   before=$(tree_sum .)
-  readme "npx slotwise init --dry-run"
+  guide "npx slotwise init --dry-run"
   [ "$(tree_sum .)" = "$before" ] || fail "slotwise init --dry-run wrote to the Worker"
-  readme "npx slotwise init"
+  guide "npx slotwise init"
   before=$(tree_sum .)
   output=$(node_modules/.bin/slotwise init)
   [ "$(tree_sum .)" = "$before" ] && [[ $output == *"nothing changed"* ]] || fail "a second init changed: $output"
   echo "a second slotwise init: $output"
-  readme "npx wrangler types" "npx wrangler types >/dev/null"
+  guide "npx wrangler types" "npx wrangler types >/dev/null"
   node_modules/.bin/tsc
   # slotwise's declarations checked too (create-cloudflare skips .d.ts files), on the runtime types wrangler wrote.
   node_modules/.bin/tsc --skipLibCheck false --types ./worker-configuration.d.ts
   echo "tsc: create-cloudflare's tsconfig (strict), and skipLibCheck false on wrangler's runtime types: clean"
   one_hono_and_budget
-  readme "npx wrangler d1 migrations apply DB --local" "npx wrangler d1 migrations apply DB --local >/dev/null"
+  guide "npx wrangler d1 migrations apply DB --local" "npx wrangler d1 migrations apply DB --local >/dev/null"
   node init-check.mjs
 }
 

@@ -30,7 +30,7 @@ describe("slotwise init on a wrangler.jsonc", () => {
     expect(planConfig(FILE, readJsonc(FILE, after), undefined).edits).toEqual([])
   })
 
-  it("plans nothing for README's adopter, and appends to the Worker's own crons, bindings and migrations", () => {
+  it("plans nothing for the guide's adopter, and appends to the Worker's own crons, bindings and migrations", () => {
     const adopter = readFileSync(path.join(root, "test/adopter/wrangler.jsonc"), "utf8")
     expect(planConfig(FILE, readJsonc(FILE, adopter), undefined).edits).toEqual([])
     const own = [

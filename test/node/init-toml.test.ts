@@ -39,7 +39,7 @@ describe("slotwise init on a wrangler.toml", () => {
     expect(comments(after)).toEqual(comments(c3))
   })
 
-  it("plans nothing for a config that has it all: README's adopter, and any config after one run", () => {
+  it("plans nothing for a config that has it all: the guide's adopter, and any config after one run", () => {
     const adopter = readFileSync(path.join(root, "test/adopter/wrangler.toml"), "utf8")
     expect(planConfig(FILE, readToml(FILE, adopter), undefined).edits).toEqual([])
     const { after } = initToml(readFileSync(path.join(root, "test/adopter/c3/wrangler.toml"), "utf8"))
