@@ -87,6 +87,14 @@ const structure = {
       to: { path: "node_modules/(jsonc-parser|toml-eslint-parser|diff|semver)/" },
     },
     {
+      name: "node-databases-apart",
+      severity: "error",
+      comment:
+        "src/infra/node has one folder per database (libsql/, postgres/) below the files that open them: neither imports the other.",
+      from: { path: "^src/infra/node/(libsql|postgres)/" },
+      to: { path: "^src/infra/node/(libsql|postgres)/", pathNot: "^src/infra/node/$1/" },
+    },
+    {
       name: "src-never-imports-tests-or-scripts",
       severity: "error",
       from: { path: "^src/" },

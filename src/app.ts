@@ -1,8 +1,7 @@
 import { Hono } from "hono"
 import { HTTPException } from "hono/http-exception"
-import { type AdminOptions, admin, requireAdmin } from "slotwise/admin"
+import { type AdminOptions, admin, problem, requireAdmin } from "slotwise/admin"
 import { describeError, ScheduleDefinitionError, streamsRequired } from "slotwise/portable"
-import { problem } from "./http/problem.ts"
 import { billingRoutes } from "./slices/billing/index.ts"
 import { statementRoutes } from "./slices/statements/index.ts"
 

@@ -11,7 +11,7 @@ import {
   isD1Error,
   neverRetried,
   RetryAfterExceedsBudgetError,
-  retry,
+  replay,
   transient,
 } from "../src/infra/retry.ts"
 
@@ -106,11 +106,11 @@ describe("delayFor", () => {
   })
 })
 
-describe("retry", () => {
+describe("replay", () => {
   it("stops after 3 retries and rethrows the last error", async () => {
     const { waits, sleep } = recordingSleep()
     const attempts: number[] = []
-    const run = retry(
+    const run = replay(
       async (attempt) => {
         attempts.push(attempt)
         throw withCode(`deadlock ${attempt}`, "40P01")
@@ -125,7 +125,7 @@ describe("retry", () => {
   it("returns the first success", async () => {
     const { waits, sleep } = recordingSleep()
     let calls = 0
-    const value = await retry(
+    const value = await replay(
       async () => {
         calls++
         if (calls < 3) throw new Error("SQLITE_BUSY: database is locked")
@@ -144,7 +144,7 @@ describe("retry", () => {
     const { waits, sleep } = recordingSleep()
     let calls = 0
     const failure = new Error("domain rule violated")
-    const run = retry(
+    const run = replay(
       async () => {
         calls++
         throw failure
@@ -160,7 +160,7 @@ describe("retry", () => {
     for (const predicate of [isContention, isConnectionLost, () => true]) {
       const { waits, sleep } = recordingSleep()
       let calls = 0
-      const run = retry(
+      const run = replay(
         async () => {
           calls++
           throw new Error("D1_ERROR: database is locked: SQLITE_BUSY")

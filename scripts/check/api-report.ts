@@ -2,12 +2,21 @@
  * The public API reports: what each of the package's entries exports, as `@microsoft/api-extractor`
  * reads it from the built declarations, committed in api/. `npm run check` runs this with `--check`
  * and fails when an entry's surface differs from its report; `npm run api:update` rewrites them.
+ * Both fail on an exported declaration or member without a doc comment (`ae-undocumented`) and on a
+ * type the surface names that no entry of the package exports (`ae-forgotten-export`).
  */
 import { execFileSync } from "node:child_process"
 import { rmSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { Extractor, ExtractorConfig, ExtractorLogLevel } from "@microsoft/api-extractor"
+import {
+  Extractor,
+  ExtractorConfig,
+  ExtractorLogLevel,
+  type ExtractorMessage,
+  type IConfigFile,
+} from "@microsoft/api-extractor"
+import ts from "typescript"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 const REPORTS = path.join(ROOT, "api")
@@ -21,6 +30,106 @@ export const ENTRIES = [
 ] as const
 
 const reportName = (entry: string) => `${entry.replace("/", "-")}.api.md`
+
+/** How api-extractor's messages are reported: the two that keep the surface readable are errors. */
+export const MESSAGES: IConfigFile["messages"] = {
+  // The bundled TypeScript may be older than the project's; the report does not depend on it.
+  compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
+  extractorMessageReporting: {
+    default: { logLevel: ExtractorLogLevel.Warning },
+    // Release tags (@public, @beta) are not how slotwise marks its surface: the entries are.
+    "ae-missing-release-tag": { logLevel: ExtractorLogLevel.None },
+    // Every exported symbol and member says what it is for, and every type the surface names is exported: either is an error.
+    "ae-undocumented": { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false },
+    "ae-forgotten-export": { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false },
+  },
+  tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
+}
+
+/**
+ * Messages the check lets through for now, each `<declaration file>: <message>`: the schedules/
+ * folder's own, left to its layering (contract/, rpc.ts, the flattened Claim and ScheduleEvent).
+ * The list only shrinks: a listed message that no longer occurs fails the check, so it is deleted.
+ */
+export const KNOWN_GAPS: readonly string[] = [
+  'schedules/client/events.d.ts: The symbol "EventDraft" needs to be exported by the entry point index.d.ts',
+  'schedules/client/events.d.ts: The symbol "EventDraft" needs to be exported by the entry point portable.d.ts',
+  'schedules/stream/core.d.ts: Missing documentation for "Claim".',
+  'schedules/stream/core.d.ts: Missing documentation for "claimUntil".',
+  'schedules/stream/core.d.ts: Missing documentation for "token".',
+  'schedules/stream/core.d.ts: The symbol "Selection" needs to be exported by the entry point index.d.ts',
+  'schedules/stream/event-map.d.ts: Missing documentation for "claim".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "now".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "result".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "stale".',
+  'schedules/stream/stream.d.ts: Missing documentation for "alarm".',
+  'schedules/stream/stream.d.ts: Missing documentation for "cancel".',
+  'schedules/stream/stream.d.ts: Missing documentation for "delivered".',
+  'schedules/stream/stream.d.ts: Missing documentation for "error".',
+  'schedules/stream/stream.d.ts: Missing documentation for "events".',
+  'schedules/stream/stream.d.ts: Missing documentation for "get".',
+  'schedules/stream/stream.d.ts: Missing documentation for "list".',
+  'schedules/stream/stream.d.ts: Missing documentation for "resume".',
+  'schedules/stream/stream.d.ts: Missing documentation for "ticked".',
+  'schedules/stream/stream.d.ts: Missing documentation for "trigger".',
+  'schedules/stream/stream.d.ts: Missing documentation for "upsert".',
+  'schedules/stream/tick-report.d.ts: Missing documentation for "alarm".',
+  'schedules/stream/tick-report.d.ts: Missing documentation for "claimed".',
+  'schedules/stream/tick-report.d.ts: Missing documentation for "delivered".',
+  'schedules/stream/tick-report.d.ts: Missing documentation for "error".',
+  'schedules/stream/tick-report.d.ts: Missing documentation for "failed".',
+  'schedules/stream/tick-report.d.ts: Missing documentation for "now".',
+  'schedules/stream/tick-report.d.ts: Missing documentation for "rowsRead".',
+  'schedules/stream/tick-report.d.ts: Missing documentation for "rowsWritten".',
+]
+
+/**
+ * The names each of `declarations` (built entry files) exports, as the declarations they resolve to: a
+ * type one entry names and another exports is reachable by the package's users, so not forgotten.
+ */
+export function exportedDeclarations(declarations: readonly string[]): {
+  program: ts.Program
+  exported: Set<ts.Symbol>
+} {
+  const program = ts.createProgram([...declarations], {
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: ["@cloudflare/workers-types", "node"],
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  })
+  const checker = program.getTypeChecker()
+  const resolve = (symbol: ts.Symbol) =>
+    symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
+  const exported = new Set<ts.Symbol>()
+  for (const file of declarations) {
+    const source = program.getSourceFile(file)
+    const module = source && checker.getSymbolAtLocation(source)
+    if (module) for (const symbol of checker.getExportsOfModule(module)) exported.add(resolve(symbol))
+  }
+  return { program, exported }
+}
+
+/** Whether the forgotten `message` names, in its file, a declaration another entry exports. */
+export function exportedElsewhere(
+  message: ExtractorMessage,
+  entries: ReturnType<typeof exportedDeclarations>,
+): boolean {
+  const name = /The symbol "([^"]+)"/.exec(message.text)?.[1]
+  const source = message.sourceFilePath && entries.program.getSourceFile(message.sourceFilePath)
+  if (!name || !source) return false
+  const checker = entries.program.getTypeChecker()
+  const local = checker
+    .getSymbolsInScope(source, ts.SymbolFlags.Type | ts.SymbolFlags.Value | ts.SymbolFlags.Alias)
+    .find((symbol) => symbol.name === name)
+  if (!local) return false
+  return entries.exported.has(local.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(local) : local)
+}
+
+/** A message as KNOWN_GAPS names it: its declaration file from the declarations' folder, and its text. */
+const gapOf = (message: ExtractorMessage, declarations: string) =>
+  `${path.relative(declarations, message.sourceFilePath ?? "")}: ${message.text}`
 
 function buildDeclarations(): string {
   // Inside the project, so the reports name the declarations by a path that does not change from run to run.
@@ -37,6 +146,8 @@ function buildDeclarations(): string {
 /** Writes (update) or compares (check) each entry's report; true when every report matched or was written. */
 export function apiReports(mode: "check" | "update"): boolean {
   const declarations = buildDeclarations()
+  const entries = exportedDeclarations(ENTRIES.map((entry) => path.join(declarations, entry.declaration)))
+  const gapsSeen = new Set<string>()
   let ok = true
   try {
     for (const entry of ENTRIES) {
@@ -67,19 +178,7 @@ export function apiReports(mode: "check" | "update"): boolean {
           docModel: { enabled: false },
           dtsRollup: { enabled: false },
           tsdocMetadata: { enabled: false },
-          messages: {
-            // The bundled TypeScript may be older than the project's; the report does not depend on it.
-            compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
-            extractorMessageReporting: {
-              default: { logLevel: ExtractorLogLevel.Warning },
-              // Release tags (@public, @beta) are not how slotwise marks its surface: the entries are.
-              "ae-missing-release-tag": { logLevel: ExtractorLogLevel.None },
-              "ae-undocumented": { logLevel: ExtractorLogLevel.None },
-              // A type the surface uses but does not export is noted in the report, for review.
-              "ae-forgotten-export": { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
-            },
-            tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
-          },
+          messages: MESSAGES,
         },
         configObjectFullPath: path.join(ROOT, "api", "api-extractor.json"),
         packageJsonFullPath: path.join(ROOT, "package.json"),
@@ -90,6 +189,15 @@ export function apiReports(mode: "check" | "update"): boolean {
         messageCallback: (message) => {
           // The bundled compiler's version notice is not about the surface.
           if (message.messageId === "console-compiler-version-notice") message.logLevel = ExtractorLogLevel.None
+          // api-extractor reads one entry at a time: slotwise/admin's Job is slotwise/portable's.
+          if (message.messageId === "ae-forgotten-export" && exportedElsewhere(message, entries)) {
+            message.logLevel = ExtractorLogLevel.None
+          }
+          const gap = gapOf(message, declarations)
+          if (KNOWN_GAPS.includes(gap)) {
+            gapsSeen.add(gap)
+            message.logLevel = ExtractorLogLevel.None
+          }
         },
       })
       if (result.apiReportChanged && mode === "check") {
@@ -101,6 +209,10 @@ export function apiReports(mode: "check" | "update"): boolean {
         console.error(`${entry.name}: api-extractor failed (${result.errorCount} errors)`)
         ok = false
       }
+    }
+    for (const gap of KNOWN_GAPS.filter((gap) => !gapsSeen.has(gap))) {
+      console.error(`KNOWN_GAPS lists a message that no longer occurs, delete it: ${gap}`)
+      ok = false
     }
   } finally {
     rmSync(declarations, { recursive: true, force: true })

@@ -9,11 +9,11 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 export const GENERATED = path.join(ROOT, "src/infra/admin/openapi.generated.ts")
 
 const HEADER =
-  "// Generated from src/infra/admin/openapi-document.ts by scripts/openapi/document.ts (npm run build:openapi): do not edit."
+  "// Generated from scripts/openapi/openapi-document.ts by scripts/openapi/document.ts (npm run build:openapi): do not edit."
 
-const SOURCE = path.join(ROOT, "src/infra/admin/openapi-document.ts")
+const SOURCE = fileURLToPath(new URL("./openapi-document.ts", import.meta.url))
 
-/** The document openapi-document.ts builds for the package's version, bundled by esbuild first (its imports use TypeScript that Node cannot strip). */
+/** The document openapi-document.ts builds for the package's version, bundled by esbuild first (the engine's modules it imports use TypeScript that Node cannot strip). */
 export async function buildDocument(): Promise<Record<string, unknown>> {
   const { version } = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")) as { version: string }
   const dir = await mkdtemp(path.join(tmpdir(), "slotwise-openapi-"))

@@ -2,7 +2,9 @@ import { Cron, CronPattern } from "croner"
 
 /** A parsed 5-field cron expression; the one place slotwise asks croner anything. */
 export interface CronSchedule {
+  /** The expression as given: "0 3 * * *". */
   readonly pattern: string
+  /** The IANA timezone its fields are read in: "UTC" unless given. */
   readonly timezone: string
   /** The same for two patterns that name the same minutes ("0 9 * * 1-5" and " 0 09 * * MON-FRI"). */
   readonly key: string

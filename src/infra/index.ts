@@ -19,7 +19,13 @@ export type {
 } from "./schedules/index.ts"
 // A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
 export * as Schedules from "./schedules/public-worker.ts"
-export { ScheduleStream, type StreamOptions } from "./schedules/stream/stream.ts"
+export {
+  type NudgeReport,
+  ScheduleStream,
+  type ScheduleStreamClass,
+  type StreamOptions,
+  type UpsertOptions,
+} from "./schedules/stream/stream.ts"
 
 // On a Worker, job runs and deliveries are spans of the invocation's trace (wrangler.toml enables traces).
 useTracer(workersTracer())

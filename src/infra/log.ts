@@ -2,6 +2,7 @@ import { redactUrlSecrets } from "./url-secrets.ts"
 
 export type LogLevel = "debug" | "info" | "warn" | "error"
 
+/** A log line's fields beside its level and message: `{ job, slot, runId }`. Each becomes a JSON property. */
 export type LogFields = Record<string, unknown>
 
 /** The console method of each level: Workers Logs and `wrangler dev` show a line at the level it was written at. */
@@ -17,9 +18,21 @@ export function logLine(level: LogLevel, message: string, fields: LogFields = {}
   WRITE[level](JSON.stringify({ level, message, ...fields }, errorReplacer))
 }
 
+/**
+ * Writes one structured JSON line per call, with the fields its owner set (a job's `ctx.log` carries
+ * job, slot and runId); Workers Logs and `wrangler tail` index the fields.
+ *
+ * @example
+ * ```ts
+ * ctx.log.info("trials closed", { closed: 12 }) // {"level":"info","message":"trials closed","job":"...","closed":12}
+ * ```
+ */
 export interface Logger {
+  /** Writes an info line: what happened, for the record. */
   info(message: string, fields?: LogFields): void
+  /** Writes a warning line: something to look at, nothing failed yet. */
   warn(message: string, fields?: LogFields): void
+  /** Writes an error line: something failed. */
   error(message: string, fields?: LogFields): void
 }
 

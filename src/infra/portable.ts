@@ -4,31 +4,17 @@
  * `slotwise` entry adds what only a Worker has (the Durable Object class, Workers tracing), and
  * `slotwise/node` runs the container.
  */
-export { isTimezone } from "./cron.ts"
-export type { Duration } from "./duration.ts"
-export type { SlotwiseEnv } from "./env.ts"
+export { type CronSchedule, isTimezone } from "./cron.ts"
+export type { Duration, DurationUnit } from "./duration.ts"
+export type { SlotwiseEnv, StreamNamespace } from "./env.ts"
 export { streamsRequired } from "./http/streams-required.ts"
-export {
-  DuplicateJobError,
-  type HeartbeatOptions,
-  type Job,
-  type JobContext,
-  type JobDefinition,
-  JobDefinitionError,
-  type JobMessage,
-  Jobs,
-  QueueBindingError,
-  type QueueOptions,
-  type RunDeps,
-  type RunOutcome,
-  type RunRecord,
-  type RunResult,
-  type RunStatus,
-  type SlotEntry,
-} from "./jobs/index.ts"
-export { describeError, type Logger } from "./log.ts"
+export * from "./jobs/index.ts"
+export { describeError, type LogFields, type Logger } from "./log.ts"
 export { ONCE_RETENTION_MS, type OnceResult, type OnceStatement } from "./once.ts"
 export * as Retry from "./retry.ts"
+// Contract types schedules/index.ts does not list yet; the stream's RPC names them.
+export type { EventsOptions, ListOptions, ScheduleField, Timing } from "./schedules/client/contract.ts"
+export type { DeliveryPoint, HistoryRange, StreamHistory } from "./schedules/client/history.ts"
 export {
   type Consumer,
   type ConsumerDefinition,
@@ -37,6 +23,8 @@ export {
   type DeliveryContext,
   type Json,
   type Outcome,
+  type Reply,
+  type ReplyError,
   type ScheduleDefinition,
   ScheduleDefinitionError,
   type ScheduleEvent,
@@ -47,6 +35,7 @@ export {
   type ScheduleView,
   type StreamClient,
   type StreamClientOptions,
+  type StreamSummary,
   StreamUnavailableError,
 } from "./schedules/index.ts"
-export { type SpanLike, type Tracer, useTracer } from "./tracing/index.ts"
+export { type AttributeValue, type Exception, type SpanLike, type Tracer, useTracer } from "./tracing/index.ts"

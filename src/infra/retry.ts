@@ -1,21 +1,35 @@
+/**
+ * `Retry` in the package: slotwise's named in-process retry policies (`contention`, `transient`), the
+ * one way to replay a unit of work under one (`replay`), a fetch that replays only safe requests
+ * (`createRetryingFetch`), the predicates that say which failures are safe to replay, and the
+ * durable backoffs a stream keeps in its rows.
+ */
+
 // The durable backoffs (a row's attempt count, a stream's recovery alarm) are named here too, beside the in-process ones.
 export { durableDelay, recoveryDelay } from "./backoff.ts"
 
 /** Exponential gaps capped at `capMs`, jittered, ending after `retries` retries (ARCHITECTURE.md, "Retry"). */
 export interface RetryPolicy {
+  /** The policy's name, in its errors: "contention" or "transient". */
   name: string
+  /** The first gap, before jitter; each next gap doubles it. */
   baseMs: number
+  /** The largest gap, before jitter. */
   capMs: number
+  /** How many times a failure is replayed before the last one is thrown. */
   retries: number
 }
 
+/** @internal A test's stand-in for the timer a retry waits on. */
 export type Sleep = (ms: number) => Promise<void>
+/** @internal A test's stand-in for Math.random, the jitter's source. */
 export type Random = () => number
 
 // Effect's Schedule.jittered bounds: each gap is scaled by a factor in [0.8, 1.2).
 const JITTER_MIN = 0.8
 const JITTER_MAX = 1.2
 
+/** @internal Builds a checked policy; slotwise's two policies are the only ones users get (Decision 2). */
 export function capped(name: string, baseMs: number, capMs: number, retries: number): RetryPolicy {
   if (typeof name !== "string" || name.length === 0) throw new RangeError("retry policy needs a name")
   if (!(Number.isFinite(baseMs) && baseMs > 0)) throw new RangeError(`${name}: baseMs must be positive, got ${baseMs}`)
@@ -37,7 +51,7 @@ function gapMs(policy: RetryPolicy, retryIndex: number): number {
   return Math.min(policy.capMs, policy.baseMs * 2 ** retryIndex)
 }
 
-/** The wait before retry number `retryIndex` (0-based); a policy has no gap past its attempt cap. */
+/** @internal The wait before retry number `retryIndex` (0-based); a policy has no gap past its attempt cap. */
 export function delayFor(policy: RetryPolicy, retryIndex: number, random: Random = Math.random): number {
   if (!(Number.isInteger(retryIndex) && retryIndex >= 0 && retryIndex < policy.retries)) {
     throw new RangeError(`${policy.name}: retry index must be an integer in [0, ${policy.retries}), got ${retryIndex}`)
@@ -45,7 +59,14 @@ export function delayFor(policy: RetryPolicy, retryIndex: number, random: Random
   return gapMs(policy, retryIndex) * (JITTER_MIN + (JITTER_MAX - JITTER_MIN) * random())
 }
 
-/** The largest total wait the policy can make: every gap at its maximum jitter. */
+/**
+ * The largest total wait the policy can make: every gap at its maximum jitter.
+ *
+ * @example
+ * ```ts
+ * Retry.budgetMs(Retry.transient) // 1680: 200 + 400 + 800 ms, each at 1.2 times
+ * ```
+ */
 export function budgetMs(policy: RetryPolicy): number {
   let total = 0
   for (let i = 0; i < policy.retries; i++) total += gapMs(policy, i)
@@ -54,16 +75,31 @@ export function budgetMs(policy: RetryPolicy): number {
 
 const defaultSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** How `replay` replays: under which policy, and for which failures. */
 export interface RetryOptions {
+  /** The policy whose gaps and retry count apply: `Retry.contention` or `Retry.transient`. */
   policy: RetryPolicy
   /** Retry only while this is true of the failure: say what is safe to replay (ARCHITECTURE.md, "Retry"). */
   while: (error: unknown) => boolean
+  /** @internal */
   sleep?: Sleep
+  /** @internal */
   random?: Random
 }
 
-/** Runs `fn` (attempt is 1-based) and replays it on a matching failure; rethrows the last failure. */
-export async function retry<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
+/**
+ * Runs `fn` (attempt is 1-based) and replays it on a failure `while` accepts, under the policy's gaps
+ * and retry count; rethrows the last failure. A D1 failure is never replayed, whatever `while` says.
+ *
+ * @example
+ * ```ts
+ * const total = await Retry.replay(() => pool.query("UPDATE counters SET n = n + 1 RETURNING n"), {
+ *   policy: Retry.contention,
+ *   while: Retry.isContention,
+ * })
+ * ```
+ */
+export async function replay<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
   const { policy, while: shouldRetry, sleep = defaultSleep, random = Math.random } = options
   for (let retries = 0; ; retries++) {
     try {
@@ -101,7 +137,15 @@ function some(error: unknown, test: (link: { name: string; message: string; code
   return false
 }
 
-/** A D1 failure ("D1_ERROR: ...", "D1_EXEC_ERROR: ..."), or an error caused by one. */
+/**
+ * A D1 failure ("D1_ERROR: ...", "D1_EXEC_ERROR: ..."), or an error caused by one. D1 classifies
+ * nothing, so no in-process policy replays it.
+ *
+ * @example
+ * ```ts
+ * Retry.isD1Error(new Error("D1_ERROR: UNIQUE constraint failed")) // true
+ * ```
+ */
 export function isD1Error(error: unknown): boolean {
   return some(error, ({ message }) => message.startsWith("D1_"))
 }
@@ -109,7 +153,14 @@ export function isD1Error(error: unknown): boolean {
 const CONTENTION_CODES = new Set(["40P01", "40001", "55P03"])
 const CONTENTION_NAMES = new Set(["DeadlockError", "SerializationError", "LockTimeoutError"])
 
-/** The database rolled the unit back (deadlock, serialization, lock timeout, SQLITE_BUSY): safe to replay. */
+/**
+ * The database rolled the unit back (deadlock, serialization, lock timeout, SQLITE_BUSY): safe to replay.
+ *
+ * @example
+ * ```ts
+ * Retry.isContention(Object.assign(new Error("deadlock detected"), { code: "40P01" })) // true
+ * ```
+ */
 export function isContention(error: unknown): boolean {
   // D1 classifies nothing, so a D1 failure that mentions locking is still never retried.
   if (isD1Error(error)) return false
@@ -126,7 +177,14 @@ export function isContention(error: unknown): boolean {
 
 const CONNECTION_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT"])
 
-/** The connection dropped; the work may or may not have applied, so retry only an idempotent unit. */
+/**
+ * The connection dropped; the work may or may not have applied, so retry only an idempotent unit.
+ *
+ * @example
+ * ```ts
+ * Retry.isConnectionLost(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" })) // true
+ * ```
+ */
 export function isConnectionLost(error: unknown): boolean {
   if (isD1Error(error)) return false
   return some(error, ({ name, message, code }) => {
@@ -140,15 +198,27 @@ export function isConnectionLost(error: unknown): boolean {
   })
 }
 
-/** No in-process policy replays this failure: it belongs to the final log line or a durable retrier. */
+/**
+ * No in-process policy replays this failure: it belongs to the final log line or a durable retrier.
+ *
+ * @example
+ * ```ts
+ * if (Retry.neverRetried(error)) return Schedules.retry(describeError(error)) // the stream retries it later
+ * ```
+ */
 export function neverRetried(error: unknown): boolean {
   return !isContention(error) && !isConnectionLost(error)
 }
 
+/** A retrying fetch was told to wait (Retry-After) longer than its policy's budget has left: it gives up at once. */
 export class RetryAfterExceedsBudgetError extends Error {
+  /** Always "RetryAfterExceedsBudgetError": the name survives where `instanceof` does not (RPC, bundles). */
   override name = "RetryAfterExceedsBudgetError"
+  /** The wait the server asked for, in milliseconds. */
   readonly retryAfterMs: number
+  /** What the policy's budget had left, in milliseconds. */
   readonly remainingMs: number
+  /** The answer that asked for the wait; its body is unread. */
   readonly response: Response
 
   constructor(details: { retryAfterMs: number; remainingMs: number; response: Response }) {
@@ -162,19 +232,33 @@ export class RetryAfterExceedsBudgetError extends Error {
   }
 }
 
+/** A fetch function: the global `fetch`'s signature, which `createRetryingFetch` takes and returns. */
 export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
 
+/** What `createRetryingFetch` wraps, and under which policy. */
 export interface RetryingFetchOptions {
+  /** The policy whose gaps, retry count and budget apply; `Retry.transient` when unset. */
   policy?: RetryPolicy
+  /** The fetch each attempt calls; the global `fetch` when unset. */
   fetch?: Fetch
+  /** @internal */
   sleep?: Sleep
+  /** @internal */
   random?: Random
+  /** @internal */
   now?: () => number
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504])
 
-/** True for an HTTP status a later attempt may cure: 408, 429, 500, 502, 503, 504. Any other will not. */
+/**
+ * True for an HTTP status a later attempt may cure: 408, 429, 500, 502, 503, 504. Any other will not.
+ *
+ * @example
+ * ```ts
+ * if (!response.ok) return Retry.isRetryableStatus(response.status) ? Schedules.retry(`HTTP ${response.status}`) : Schedules.terminal(`HTTP ${response.status}`)
+ * ```
+ */
 export const isRetryableStatus = (status: number): boolean => RETRYABLE_STATUS.has(status)
 const REPLAYABLE_METHODS = new Set(["GET", "PUT", "DELETE", "HEAD", "OPTIONS"])
 
@@ -195,7 +279,18 @@ function parseRetryAfter(value: string | null, now: number): number | undefined 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now)
 }
 
-/** A fetch that replays only safe requests, within the policy's budget; out of retries it returns the last response. */
+/**
+ * A fetch that replays only safe requests (GET, PUT, DELETE, HEAD, OPTIONS, and a POST with an
+ * Idempotency-Key) on a lost connection or a retryable status, honouring Retry-After, within the
+ * policy's budget; out of retries it returns the last response. A Retry-After past the budget throws
+ * RetryAfterExceedsBudgetError.
+ *
+ * @example
+ * ```ts
+ * const fetchWithRetries = Retry.createRetryingFetch({ policy: Retry.transient })
+ * const response = await fetchWithRetries("https://api.example.com/rates", { headers: { accept: "application/json" } })
+ * ```
+ */
 export function createRetryingFetch(options: RetryingFetchOptions = {}): Fetch {
   const policy = options.policy ?? transient
   const send: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import type { HealthView } from "../../src/infra/admin/json.ts"
+import type { HealthView } from "../../src/infra/admin/answers.ts"
 import { HEALTH_STREAMS } from "../../src/infra/admin/retrying.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import { alarmWatchdog } from "../../src/infra/schedules/directory/watchdog.ts"

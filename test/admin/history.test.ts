@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import type { JobHistory, StreamHistory } from "../../src/infra/admin/json.ts"
+import type { JobHistory, StreamHistory } from "../../src/infra/admin/answers.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"

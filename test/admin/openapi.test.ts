@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers"
 import { Hono } from "hono"
 import { describe, expect, it } from "vitest"
+import { openapiDocument } from "../../scripts/openapi/openapi-document.ts"
 import { admin } from "../../src/infra/admin/index.ts"
 import {
   eventsQuery,
@@ -11,7 +12,6 @@ import {
   streamsQuery,
 } from "../../src/infra/admin/inputs.ts"
 import { DOCUMENT } from "../../src/infra/admin/openapi.generated.ts"
-import { openapiDocument } from "../../src/infra/admin/openapi-document.ts"
 import { ADMIN_ROUTES, type AdminRoute, adminPath } from "../../src/infra/admin/routes.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
 import { consumers } from "../support/consumers.ts"

@@ -2,19 +2,14 @@ import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecu
 import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe, expect, it, vi } from "vitest"
-import type { JobView } from "../../src/infra/admin/json.ts"
+import type { JobView } from "../../src/infra/admin/answers.ts"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
-import {
-  batchesOf,
-  consume,
-  HEARTBEAT_CRON,
-  type Job,
-  type JobMessage,
-  Jobs,
-  QueueBindingError,
-  runsOf,
-  slotOf,
-} from "../../src/infra/jobs/index.ts"
+import { HEARTBEAT_CRON } from "../../src/infra/jobs/heartbeat.ts"
+import { type Job, type JobMessage, Jobs, QueueBindingError } from "../../src/infra/jobs/index.ts"
+import { batchesOf } from "../../src/infra/jobs/job-message.ts"
+import { handleMessages } from "../../src/infra/jobs/queue-handler.ts"
+import { runsOf } from "../../src/infra/jobs/record.ts"
+import { slotOf } from "../../src/infra/jobs/slot.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { captureLogs } from "../support/logs.ts"
 import { queuedJobs, queuedRuns, RUNS_LONG, THROWS } from "../support/queued-jobs.ts"
@@ -200,11 +195,11 @@ describe("Jobs.queue, the consumer", () => {
     const exclusive = job(() => void runs++)
     const body = { job: exclusive.name, slot: at(15, 0) }
     const now = () => at(15, 0, 30)
-    expect(await consume([exclusive], batchOf([body]), env, { now })).toEqual([
+    expect(await handleMessages([exclusive], batchOf([body]), env, { now })).toEqual([
       expect.objectContaining({ job: exclusive.name, status: "ran" }),
     ])
     // The same message again, as Queues may deliver it, later in the same minute and well after it.
-    expect(await consume([exclusive], batchOf([body], 2), env, { now: () => at(15, 0, 50) })).toEqual([
+    expect(await handleMessages([exclusive], batchOf([body], 2), env, { now: () => at(15, 0, 50) })).toEqual([
       expect.objectContaining({ status: "skipped", reason: "slot taken" }),
     ])
     expect(await deliver(Jobs.queue([exclusive]), batchOf([body], 3))).toMatchObject({ acked: ["m0-3"], retried: [] })
@@ -216,8 +211,8 @@ describe("Jobs.queue, the consumer", () => {
     let runs = 0
     const shared = job(() => void runs++, { exclusive: false })
     const body = { job: shared.name, slot: new Date(at(16, 0)).toISOString() }
-    await consume([shared], batchOf([body]), env)
-    await consume([shared], batchOf([body], 2), env)
+    await handleMessages([shared], batchOf([body]), env)
+    await handleMessages([shared], batchOf([body], 2), env)
     expect(runs).toBe(2)
   })
 

@@ -3,8 +3,9 @@ import { PgDialect } from "drizzle-orm/pg-core"
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core"
 import type pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { claimStatement } from "../../src/infra/jobs/claim.ts"
-import { applyPostgresMigrations, openPostgres } from "../../src/infra/node/postgres.ts"
+import { slotClaimStatement } from "../../src/infra/jobs/slot-claim.ts"
+import { applyPostgresMigrations } from "../../src/infra/node/postgres/postgres-migrations.ts"
+import { openPostgres } from "../../src/infra/node/postgres/postgres-pool.ts"
 import { type ClaimEngine, claimScenarios } from "../support/claim-scenarios.ts"
 import { libsqlEngine, migratedDatabase, pgliteEngine } from "./engines.ts"
 import { containerPostgresEngine, freshPostgresDatabase } from "./postgres-database.ts"
@@ -47,7 +48,7 @@ describe("the claim statement on a Postgres server, as the container runs it", (
 describe("the claim statement", () => {
   it("is one SQL text on SQLite and Postgres, only the placeholders numbered differently", () => {
     for (const now of [2, undefined]) {
-      const statement = claimStatement({ name: "a", slot: 1, leaseMs: 3, holder: "h", ...(now ? { now } : {}) })
+      const statement = slotClaimStatement({ name: "a", slot: 1, leaseMs: 3, holder: "h", ...(now ? { now } : {}) })
       const sqlite = new SQLiteAsyncDialect().sqlToQuery(statement)
       const postgres = new PgDialect().sqlToQuery(statement)
       expect(postgres.sql.replace(/\$\d+/g, "?")).toBe(sqlite.sql)

@@ -1,6 +1,6 @@
 import type { Client } from "@libsql/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { d1OverLibsql } from "../../src/infra/node/d1.ts"
+import { d1OverLibsql } from "../../src/infra/node/libsql/libsql-binding.ts"
 import { database } from "../../src/slices/billing/db.ts"
 import {
   closeTrialsDueAt,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { SlotwiseEnv } from "../../src/infra/env.ts"
-import { openDatabase } from "../../src/infra/node/database.ts"
 import { Container } from "../../src/infra/node/index.ts"
+import { openLibsql } from "../../src/infra/node/libsql/libsql-client.ts"
 import { createRuntime } from "../../src/infra/node/runtime.ts"
 import { Jobs } from "../../src/infra/portable.ts"
 import { lateD1 } from "../support/fault.ts"
@@ -40,7 +40,7 @@ describe("a container replica's drain (SIGTERM)", () => {
     expect(await draining).toBe(0)
     client.close()
 
-    const after = await openDatabase(url)
+    const after = await openLibsql(url)
     try {
       const lease = await after.execute({
         sql: "SELECT holder, lease_until FROM jobs_leases WHERE name = ?",
@@ -93,7 +93,7 @@ describe("a container's stop (SIGTERM)", () => {
     await Promise.race([stopped, new Promise((done) => setTimeout(done, 100))])
     letWorkWrite()
     await stopped
-    const after = await openDatabase(url)
+    const after = await openLibsql(url)
     try {
       const row = await after.execute("SELECT last_slot FROM jobs_leases WHERE name = 'drain.handed-over'")
       expect(row.rows).toHaveLength(1)

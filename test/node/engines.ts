@@ -3,11 +3,11 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import type { Client } from "@libsql/client"
-import { d1OverLibsql } from "../../src/infra/node/d1.ts"
 import { type BoundStatement, type DriverAnswer, d1Binding } from "../../src/infra/node/d1-binding.ts"
-import { openDatabase } from "../../src/infra/node/database.ts"
-import { applyMigrations } from "../../src/infra/node/migrations.ts"
-import { numberPlaceholders } from "../../src/infra/node/placeholders.ts"
+import { d1OverLibsql } from "../../src/infra/node/libsql/libsql-binding.ts"
+import { openLibsql } from "../../src/infra/node/libsql/libsql-client.ts"
+import { applyLibsqlMigrations } from "../../src/infra/node/libsql/libsql-migrations.ts"
+import { numberPlaceholders } from "../../src/infra/node/postgres/placeholders.ts"
 import { type ClaimEngine, d1Engine } from "../support/claim-engine.ts"
 
 /** A fresh SQLite file's URL in its own temporary folder. */
@@ -15,8 +15,8 @@ export const freshFileUrl = () => `file:${path.join(mkdtempSync(path.join(tmpdir
 
 /** A fresh SQLite file with the app's migrations applied, opened as the container opens it. */
 export async function migratedDatabase(url = freshFileUrl()): Promise<{ client: Client; url: string }> {
-  const client = await openDatabase(url)
-  await applyMigrations(client, "migrations")
+  const client = await openLibsql(url)
+  await applyLibsqlMigrations(client, "migrations")
   return { client, url }
 }
 

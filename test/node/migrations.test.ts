@@ -3,10 +3,12 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import type { InArgs } from "@libsql/client"
 import { describe, expect, it } from "vitest"
-import { DatabaseUrlError, openDatabase } from "../../src/infra/node/database.ts"
-import { applyMigrations, copyCommand, MigrationsError } from "../../src/infra/node/migrations.ts"
-import { numberPlaceholders } from "../../src/infra/node/placeholders.ts"
-import { applyPostgresMigrations } from "../../src/infra/node/postgres.ts"
+import { DatabaseUrlError } from "../../src/infra/node/database-url.ts"
+import { openLibsql } from "../../src/infra/node/libsql/libsql-client.ts"
+import { applyLibsqlMigrations } from "../../src/infra/node/libsql/libsql-migrations.ts"
+import { copyCommand, MigrationsError } from "../../src/infra/node/migration-files.ts"
+import { numberPlaceholders } from "../../src/infra/node/postgres/placeholders.ts"
+import { applyPostgresMigrations } from "../../src/infra/node/postgres/postgres-migrations.ts"
 import type { ClaimEngine } from "../support/claim-engine.ts"
 import { freshFileUrl, libsqlEngine } from "./engines.ts"
 import { containerPool, containerPostgresEngine, freshPostgresDatabase } from "./postgres-database.ts"
@@ -22,11 +24,11 @@ const MINUTE = 60_000
 // Two replicas migrating one file at once are separate processes: test/node/main.test.ts.
 describe("the container's migrations", () => {
   it("applies each file once, in name order, recorded in d1_migrations as wrangler records them", async () => {
-    const client = await openDatabase(freshFileUrl())
-    const applied = await applyMigrations(client, "migrations")
+    const client = await openLibsql(freshFileUrl())
+    const applied = await applyLibsqlMigrations(client, "migrations")
     expect(applied[0]).toBe("0001_slotwise_jobs_leases.sql")
     expect(applied).toEqual([...applied].sort())
-    expect(await applyMigrations(client, "migrations")).toEqual([])
+    expect(await applyLibsqlMigrations(client, "migrations")).toEqual([])
     const recorded = await client.execute("SELECT name FROM d1_migrations ORDER BY id")
     expect(recorded.rows.map((row) => row.name)).toEqual(applied)
     expect((await client.execute("PRAGMA journal_mode")).rows[0]?.journal_mode).toBe("wal")
@@ -34,31 +36,33 @@ describe("the container's migrations", () => {
   })
 
   it("applies nothing of a run whose file fails, and names the file", async () => {
-    const client = await openDatabase(freshFileUrl())
+    const client = await openLibsql(freshFileUrl())
     const dir = folder({ "0001_ok.sql": "CREATE TABLE ok (id INTEGER);", "0002_bad.sql": "CREATE TABLE oops (" })
-    await expect(applyMigrations(client, dir)).rejects.toThrow(MigrationsError)
-    await expect(applyMigrations(client, dir)).rejects.toThrow(/0002_bad\.sql failed, nothing was applied/)
+    await expect(applyLibsqlMigrations(client, dir)).rejects.toThrow(MigrationsError)
+    await expect(applyLibsqlMigrations(client, dir)).rejects.toThrow(/0002_bad\.sql failed, nothing was applied/)
     const tables = await client.execute("SELECT name FROM sqlite_master WHERE name IN ('ok', 'd1_migrations')")
     expect(tables.rows).toEqual([])
     client.close()
   })
 
   it("names the folder it cannot read, and the variable of a URL it cannot open", async () => {
-    const client = await openDatabase(freshFileUrl())
-    await expect(applyMigrations(client, "no/such/folder")).rejects.toThrow(/migrations folder "no\/such\/folder"/)
+    const client = await openLibsql(freshFileUrl())
+    await expect(applyLibsqlMigrations(client, "no/such/folder")).rejects.toThrow(
+      /migrations folder "no\/such\/folder"/,
+    )
     client.close()
-    await expect(openDatabase("postgres://somewhere/db")).rejects.toThrow(DatabaseUrlError)
-    await expect(openDatabase("postgres://somewhere/db")).rejects.toThrow(/SLOTWISE_DATABASE_URL/)
+    await expect(openLibsql("postgres://somewhere/db")).rejects.toThrow(DatabaseUrlError)
+    await expect(openLibsql("postgres://somewhere/db")).rejects.toThrow(/SLOTWISE_DATABASE_URL/)
   })
 
   it("says, on a first start without migrations, the one command that copies them into the folder", async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), "slotwise-first-start-"))
     const inProject = (dir: string) => path.join(cwd, dir)
-    const client = await openDatabase(freshFileUrl())
-    await expect(applyMigrations(client, inProject("migrations"))).rejects.toThrow(
+    const client = await openLibsql(freshFileUrl())
+    await expect(applyLibsqlMigrations(client, inProject("migrations"))).rejects.toThrow(
       `the migrations folder ${JSON.stringify(inProject("migrations"))} (${inProject("migrations")}) does not exist: copy slotwise's migrations into it with \`npx slotwise-migrations ${inProject("migrations")}\`, then start again`,
     )
-    await expect(applyMigrations(client, folder({ "README.md": "" }))).rejects.toThrow(
+    await expect(applyLibsqlMigrations(client, folder({ "README.md": "" }))).rejects.toThrow(
       /holds no \.sql migration: copy slotwise's migrations into it with `npx slotwise-migrations \/.*`/,
     )
     client.close()
@@ -135,10 +139,10 @@ function databaseClockMigration(
 
 describe("migration 0010 (the database's clock) on libSQL", () => {
   databaseClockMigration(async () => {
-    const client = await openDatabase(freshFileUrl())
+    const client = await openLibsql(freshFileUrl())
     return {
       folder: "migrations",
-      migrate: (folder) => applyMigrations(client, folder),
+      migrate: (folder) => applyLibsqlMigrations(client, folder),
       run: async (sql, args = []) =>
         (await client.execute({ sql, args: args as InArgs })).rows.map((row) => ({ ...row })),
       engine: libsqlEngine(client),

@@ -99,6 +99,20 @@ describe("the published package", () => {
       })
       expect(opened.status).toBe(200)
       expect(await opened.json()).toMatchObject({ openapi: expect.any(String) })
+      // The Worker's own route behind the same door, with admin's validation and problem+json answers.
+      const greet = (body: unknown) =>
+        started.fetch("http://worker/ops/greet", {
+          method: "POST",
+          headers: { authorization: "Bearer lowest-token", "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      const refused = await greet({ name: 7 })
+      expect(refused.status).toBe(400)
+      expect(refused.headers.get("content-type")).toBe("application/problem+json")
+      expect(await refused.json()).toMatchObject({ status: 400, field: "name", detail: "name: must be a string" })
+      const notFound = await greet({ name: "nobody" })
+      expect(await notFound.json()).toMatchObject({ status: 404, title: "Not found", field: "name" })
+      expect(await (await greet({ name: "ada" })).text()).toBe("hi ada")
     } finally {
       await started.dispose()
     }

@@ -2,9 +2,9 @@ import { type Client, createClient } from "@libsql/client"
 import fc from "fast-check"
 import type pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { d1OverLibsql } from "../../src/infra/node/d1.ts"
-import { d1OverPostgres } from "../../src/infra/node/d1-postgres.ts"
-import { numberPlaceholders } from "../../src/infra/node/placeholders.ts"
+import { d1OverLibsql } from "../../src/infra/node/libsql/libsql-binding.ts"
+import { numberPlaceholders } from "../../src/infra/node/postgres/placeholders.ts"
+import { d1OverPostgres } from "../../src/infra/node/postgres/postgres-binding.ts"
 import { containerPool, freshPostgresDatabase } from "./postgres-database.ts"
 
 /** What a statement answers through a container binding, bound to `values`: its rows as arrays. */

@@ -10,9 +10,9 @@ import { database, jobsLeases } from "../../src/infra/db/index.ts"
 import type { SlotwiseEnv } from "../../src/infra/env.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import { RUN_HISTORY_LENGTH, runsOf } from "../../src/infra/jobs/record.ts"
-import { type Container, startContainer } from "../../src/infra/node/container.ts"
-import { d1OverPostgres } from "../../src/infra/node/d1-postgres.ts"
-import { applyPostgresMigrations } from "../../src/infra/node/postgres.ts"
+import { type RunningContainer, startContainer } from "../../src/infra/node/container.ts"
+import { d1OverPostgres } from "../../src/infra/node/postgres/postgres-binding.ts"
+import { applyPostgresMigrations } from "../../src/infra/node/postgres/postgres-migrations.ts"
 import { jobs } from "../../src/jobs.ts"
 import { containerPool, freshPostgresDatabase } from "./postgres-database.ts"
 
@@ -123,7 +123,7 @@ describe("PostgreSQL migrations under the advisory lock", () => {
 })
 
 describe("a started container on PostgreSQL answers admin over HTTP", () => {
-  let container: Container
+  let container: RunningContainer
   const probe = Jobs.make({
     name: "postgres.probe",
     cron: "* * * * *",

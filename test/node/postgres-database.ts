@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { d1OverPostgres } from "../../src/infra/node/d1-postgres.ts"
-import { openPostgres } from "../../src/infra/node/postgres.ts"
+import { d1OverPostgres } from "../../src/infra/node/postgres/postgres-binding.ts"
+import { openPostgres } from "../../src/infra/node/postgres/postgres-pool.ts"
 import { type ClaimEngine, d1Engine } from "../support/claim-engine.ts"
 import { POSTGRES_URL_ENV } from "./postgres-server.ts"
 

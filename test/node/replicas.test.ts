@@ -2,7 +2,7 @@ import type { Client } from "@libsql/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp } from "../../src/app.ts"
 import { consumers } from "../../src/consumers.ts"
-import { openDatabase } from "../../src/infra/node/database.ts"
+import { openLibsql } from "../../src/infra/node/libsql/libsql-client.ts"
 import { createRuntime, type Runtime } from "../../src/infra/node/runtime.ts"
 import { listen } from "../../src/infra/node/server.ts"
 import { Jobs } from "../../src/infra/portable.ts"
@@ -40,7 +40,7 @@ describe("two container replicas on one SQLite file", () => {
   beforeAll(async () => {
     const first = await migratedDatabase()
     url = first.url
-    clients.push(first.client, await openDatabase(url))
+    clients.push(first.client, await openLibsql(url))
     // Each replica has its own client (its own SQLite connections) and its own clock: the slot plus a few seconds.
     for (const [i, client] of clients.entries()) {
       const name = `replica-${i}`
@@ -135,7 +135,7 @@ describe("four container replicas on a fresh SQLite file, two with clocks far ah
   beforeAll(async () => {
     const first = await migratedDatabase()
     clients.push(first.client)
-    for (let i = 1; i < names.length; i++) clients.push(await openDatabase(first.url))
+    for (let i = 1; i < names.length; i++) clients.push(await openLibsql(first.url))
     for (const [i, client] of clients.entries()) {
       const vars = { REPLICA: names[i] }
       replicas.push(createRuntime({ jobs: Jobs.registry([skewed]), client, vars, now: () => databaseNow + i * 200 }))
@@ -174,7 +174,7 @@ describe("four container replicas on a fresh SQLite file, two with clocks far ah
 describe("container replicas on the database's own clock", () => {
   it("refuses tomorrow's minute from a replica a day ahead, first claim included, and runs the minute due", async () => {
     const { client, url } = await migratedDatabase()
-    const other = await openDatabase(url)
+    const other = await openLibsql(url)
     const job = Jobs.make({
       name: "replicas.real-clock",
       cron: "* * * * *",
@@ -209,7 +209,7 @@ describe("three replicas' claims on one SQLite file, one a day ahead until real 
 
   beforeAll(async () => {
     const first = await migratedDatabase()
-    clients.push(first.client, await openDatabase(first.url), await openDatabase(first.url))
+    clients.push(first.client, await openLibsql(first.url), await openLibsql(first.url))
     // No fsync per commit: what is tested is which claims win, not that they survive a power cut.
     for (const client of clients) await client.execute("PRAGMA synchronous = OFF")
   })

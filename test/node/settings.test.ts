@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { DEFAULT_DATABASE_URL } from "../../src/infra/node/database.ts"
+import { DEFAULT_DATABASE_URL } from "../../src/infra/node/database-url.ts"
 import { containerSettings, SettingsError } from "../../src/infra/node/settings.ts"
 
 describe("the container's settings", () => {

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm"
 import { database } from "../../src/infra/db/index.ts"
-import type { ClaimRequest } from "../../src/infra/jobs/claim.ts"
 import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
 import type { RunEnding } from "../../src/infra/jobs/record.ts"
+import type { SlotClaimRequest } from "../../src/infra/jobs/slot-claim.ts"
 
 /** A lease row as the claim scenarios read it. */
 export interface LeaseRow {
@@ -16,7 +16,7 @@ export interface LeaseRow {
 
 /** One database the claim statement runs on: D1, libSQL or Postgres, each under a D1 binding. */
 export interface ClaimEngine {
-  claim(request: ClaimRequest): Promise<boolean>
+  claim(request: SlotClaimRequest): Promise<boolean>
   /** Ends the lease if `holder` holds it, recording the run when told how it ended (the engine's release). */
   release(name: string, holder: string, ending?: RunEnding): Promise<boolean>
   lease(name: string): Promise<LeaseRow | undefined>

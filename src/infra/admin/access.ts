@@ -6,6 +6,7 @@ import type { SlotwiseEnv } from "../env.ts"
 import { problem } from "../http/index.ts"
 import { ADMIN_TOKEN_RULE, ADMIN_TOKEN_SYNTAX } from "./token.ts"
 
+/** The Hono env of admin's app and of `requireAdmin`'s routes: the bindings slotwise reads (ADMIN_TOKEN, DB, SCHEDULES). */
 export type AdminEnv = { Bindings: SlotwiseEnv }
 
 /** The admin secret, or undefined when none is configured (admin is then off, never open). */

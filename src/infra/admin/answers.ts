@@ -1,9 +1,22 @@
 /**
- * The JSON the admin API answers, as zod/mini schemas: json.ts derives the answer types from them
- * and /openapi.json their JSON Schemas, so the document and the handlers' types cannot differ.
+ * The JSON the admin API answers, route by route: zod/mini schemas, the types inferred from them
+ * (what the handlers build, checked by the compiler, and what the dashboard's browser code reads),
+ * and /openapi.json's JSON Schemas of the same schemas, so the document and the handlers' types
+ * cannot differ. Each view the engine also types is asserted equal to its type.
  */
 import * as z from "zod/mini"
+import type { Problem } from "../http/problem.ts"
+import type { JobHistory } from "../jobs/history.ts"
+import type { LeaseStatus } from "../jobs/lease-status.ts"
+import type { HeartbeatLiveness } from "../jobs/liveness.ts"
+import type { RunOutcome, RunRecord, SlotEntry } from "../jobs/record.ts"
+import type { Json } from "../schedules/client/contract.ts"
+import type { ScheduleEvent } from "../schedules/client/events.ts"
+import type { StreamHistory } from "../schedules/client/history.ts"
 import { STATES } from "../schedules/client/states.ts"
+import type { ScheduleView, StreamSummary } from "../schedules/client/view.ts"
+import type { WatchSummary } from "../schedules/directory/watch-summary.ts"
+import type { RouteName } from "./routes.ts"
 
 /** Components of the document by name: each schema registered here is one `#/components/schemas/<id>`. */
 export const components = z.registry<{ id: string }>()
@@ -71,7 +84,7 @@ export const jobView = z
   })
   .register(components, { id: "JobView" })
 
-export const heartbeatSchema = z.object({
+export const heartbeatLivenessSchema = z.object({
   status: z.enum(["alive", "late", "ahead", "unknown"]),
   lastFiredAt: nullable(int),
   missedSlot: nullable(int),
@@ -89,7 +102,7 @@ export const healthView = z
   .object({
     now: int,
     ok: z.boolean(),
-    heartbeat: z.extend(heartbeatSchema, { ageMs: nullable(z.number()) }),
+    heartbeat: z.extend(heartbeatLivenessSchema, { ageMs: nullable(z.number()) }),
     watchdog: z.object({
       job: z.string(),
       declared: z.boolean(),
@@ -236,3 +249,49 @@ export const ANSWERS = {
   streamHistory,
   events: z.object({ events: z.array(scheduleEvent) }).register(components, { id: "EventsPage" }),
 }
+
+export type {
+  HeartbeatLiveness,
+  LeaseStatus,
+  RunRecord,
+  ScheduleEvent,
+  ScheduleView,
+  SlotEntry,
+  StreamSummary,
+  WatchSummary,
+}
+
+export type LeaseView = z.infer<typeof leaseView>
+/** A declared job: its cron, its lease, its last recorded run and its newest slots (runs and gaps; none for a non-exclusive job). */
+export type JobView = z.infer<typeof jobView>
+/** A job's hourly history and a stream's history of deliveries, as the dashboard charts them. */
+export type { JobHistory, StreamHistory }
+/** `ok` is false when the heartbeat is late or ahead, or the watchdog's last run found an overdue stream. */
+export type HealthView = z.infer<typeof healthView>
+
+/** What each route answers with 200, as a type. */
+export type Answers = { [R in keyof typeof ANSWERS]: z.infer<(typeof ANSWERS)[R]> }
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Assert<T extends true> = T
+type AssertAll<T extends readonly true[]> = T
+/** A compile error unless every route has its answer's type and no answer names a route that does not exist. */
+export type EveryRouteAnswered = Assert<Same<keyof Answers, RouteName>>
+/** A compile error when a schema and the engine's type of the same view drift apart. */
+export type SchemasMatchTheEngine = AssertAll<
+  [
+    Same<z.infer<typeof json>, Json>,
+    Same<z.infer<typeof scheduleView>, ScheduleView>,
+    Same<z.infer<typeof scheduleEvent>, ScheduleEvent>,
+    Same<z.infer<typeof streamSummary>, StreamSummary>,
+    Same<z.infer<typeof jobHistory>, JobHistory>,
+    Same<z.infer<typeof streamHistory>, StreamHistory>,
+    Same<z.infer<typeof runRecord>, RunRecord>,
+    Same<z.infer<typeof slotEntry>, SlotEntry>,
+    Same<z.infer<typeof heartbeatLivenessSchema>, HeartbeatLiveness>,
+    Same<z.infer<typeof watchSummary>, WatchSummary>,
+    Same<z.infer<typeof leaseStatusSchema>, LeaseStatus>,
+    Same<z.infer<typeof runOutcome>, RunOutcome>,
+    z.infer<typeof problemSchema> extends Problem ? true : false,
+  ]
+>

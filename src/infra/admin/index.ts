@@ -1,48 +1,8 @@
-import { Hono } from "hono"
-import { streamsRequired } from "../http/streams-required.ts"
-import type { Job } from "../jobs/index.ts"
-import { type Consumer, consumerRegistry } from "../schedules/index.ts"
-import { type AdminEnv, adminOn, noStore, requireBearerToken } from "./access.ts"
-import { dashboard } from "./dashboard/index.ts"
-import { healthRoutes } from "./health.ts"
-import { jobRoutes } from "./jobs.ts"
-import { leaseRoutes } from "./leases.ts"
-import { openapi } from "./openapi.ts"
-import { streamRoutes } from "./streams.ts"
-
-/** What a Worker hands its admin: the jobs it shows and runs, the consumers a schedule may name. */
-export interface AdminOptions {
-  jobs: readonly Job[]
-  consumers: readonly Consumer[]
-}
-
 /**
- * The admin sub-app behind `Authorization: Bearer <ADMIN_TOKEN>` (off without one): JSON routes to
- * see and fix jobs, leases and schedules, and the dashboard at its root. Mount it where you like.
- *
- * @example
- * ```ts
- * import { admin } from "slotwise/admin"
- *
- * const app = new Hono<{ Bindings: Env }>().route("/admin", admin({ jobs, consumers }))
- * ```
+ * `slotwise/admin`: the admin sub-app a Worker (or the container) mounts, the bearer-token door it
+ * sits behind, and the same door and problem+json answers for the application's own routes.
  */
-export function admin({ jobs, consumers }: AdminOptions): Hono<AdminEnv> {
-  const known = consumerRegistry(consumers)
-  const api = new Hono<AdminEnv>()
-    .use(noStore)
-    .use(adminOn)
-    // The page is a shell that asks for the token, so it is the one route before the bearer-token check.
-    .get("/", dashboard)
-    .use(requireBearerToken)
-    .route("/", healthRoutes(jobs))
-    .route("/", jobRoutes(jobs))
-    .route("/", leaseRoutes(jobs))
-    // Stream routes need a Durable Object per stream: 501 where there are none (a Node container).
-    .use("/streams/*", streamsRequired)
-    .route("/", streamRoutes(known))
-    .get("/openapi.json", openapi)
-  return api
-}
 
+export { type Problem, problem, validate } from "../http/index.ts"
 export { type AdminEnv, requireAdmin } from "./access.ts"
+export { type AdminOptions, admin } from "./admin-app.ts"

@@ -3,7 +3,7 @@ import { TIMED_OUT, within } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { staleStreams } from "../schedules/directory/directory.ts"
 import { streamRpc } from "../schedules/index.ts"
-import type { HealthView } from "./json.ts"
+import type { HealthView } from "./answers.ts"
 
 /** Health asks at most this many streams how many schedules they retry. */
 export const HEALTH_STREAMS = 24

@@ -17,7 +17,7 @@ export interface AdminRoute {
 }
 
 /**
- * Every admin route by name: its method, path and other statuses (what each means: route-docs.ts, for
+ * Every admin route by name: its method, path and other statuses (what each means: scripts/openapi/route-docs.ts, for
  * the OpenAPI document only, so the Worker and the dashboard carry none of that text).
  *
  * @example

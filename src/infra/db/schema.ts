@@ -7,7 +7,7 @@ export const jobsLeases = sqliteTable("jobs_leases", {
   lastSlot: integer("last_slot").notNull(),
   leaseUntil: integer("lease_until"),
   holder: text("holder"),
-  /** The holder's lease, beside lease_until (both in the database's clock, claim.ts; 0007_jobs_database_clock.sql). */
+  /** The holder's lease, beside lease_until (both in the database's clock, jobs/slot-claim.ts; 0007_jobs_database_clock.sql). */
   leaseMs: integer("lease_ms"),
   /** The last recorded run (ran, failed or timed-out); last_slot may be newer, claimed by a run not yet ended. */
   lastRunSlot: integer("last_run_slot"),

@@ -1,16 +1,38 @@
 import type { Context } from "hono"
 import type { ContentfulStatusCode } from "hono/utils/http-status"
 
-/** RFC 9457 problem details; every error response of slotwise has this shape. */
+/** RFC 9457 problem details: every error answer of slotwise's admin, and of routes that use `problem`, has this shape. */
 export interface Problem {
+  /** A URI naming the kind of problem, made from the title: `https://slotwise.dev/problems/not-found`. */
   type: string
+  /** The kind of problem in a few words, the same for every answer of that kind ("Invalid input"). */
   title: string
+  /** The HTTP status, repeated in the body. */
   status: number
+  /** What went wrong this time, for a person: `quantity: must be a positive integer`. */
   detail: string
+  /** The one input at fault, when there is one (`quantity`, `body`, `stream`). */
+  field?: string
+  /** Any other member a route adds. */
   [extension: string]: unknown
 }
 
-export function problem(c: Context, status: ContentfulStatusCode, title: string, detail: string, extra = {}) {
+/**
+ * An `application/problem+json` answer (RFC 9457) with `status`, as slotwise's admin answers its own
+ * errors; `extra` adds members, `field` naming the input at fault.
+ *
+ * @example
+ * ```ts
+ * app.get("/accounts/:id", (c) => problem(c, 404, "Not found", `no account ${c.req.param("id")}`, { field: "id" }))
+ * ```
+ */
+export function problem(
+  c: Context,
+  status: ContentfulStatusCode,
+  title: string,
+  detail: string,
+  extra: { field?: string; [extension: string]: unknown } = {},
+): Response {
   const body: Problem = { type: `https://slotwise.dev/problems/${slug(title)}`, title, status, detail, ...extra }
   return c.body(JSON.stringify(body), status, { "content-type": "application/problem+json" })
 }

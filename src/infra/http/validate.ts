@@ -9,7 +9,9 @@ import { invalid, problem } from "./problem.ts"
 config(en())
 
 /**
- * Standard Schema validation (zod/mini in slotwise) whose failure is a problem+json 400 naming the field.
+ * Hono middleware that validates one part of a request (`json`, `query`, `param`, ...) with a Standard
+ * Schema (zod/mini in slotwise); a failure is a problem+json 400 whose `field` names the first invalid
+ * input, and a body not sent as JSON is refused as such. The handler reads the result with `c.req.valid(target)`.
  *
  * @example
  * ```ts

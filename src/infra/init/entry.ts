@@ -1,4 +1,4 @@
-import { HEARTBEAT_CRON } from "../jobs/index.ts"
+import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
 
 /** The job init writes, which `wrangler dev` and the heartbeat run at once. */
 export const EXAMPLE_JOB = "example.hello"

@@ -1,4 +1,4 @@
-import { HEARTBEAT_CRON } from "../jobs/index.ts"
+import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
 import { BINDING, bindingsOf, STREAM_CLASS } from "./bindings.ts"
 import { type D1Binding, type WranglerConfig, wranglerConfig } from "./config.ts"
 import type { ConfigEdit, ConfigObject, ConfigValue } from "./edits.ts"

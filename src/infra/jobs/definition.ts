@@ -4,13 +4,17 @@ import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
 import type { Logger } from "../log.ts"
 import type { OnceResult, OnceStatement } from "../once.ts"
 
+/** What a job's `run` is handed beside its slot: the env, the timeout's signal, its logger, and its exactly-once writes. */
 export interface JobContext {
   /** The Worker's env. */
   env: Cloudflare.Env
   /** Aborted when the job's timeout passes; a cooperative job stops its work then. */
   signal: AbortSignal
+  /** This run's id, the lease's holder: in its log line and span, and in admin's runs. */
   runId: string
+  /** The slot this run processes (the UTC minute its cron named), the same as `run`'s first argument. */
   slot: Date
+  /** Writes lines that carry the job, the slot and the run id. */
   log: Logger
   /**
    * Records a small JSON object (at most 1 KiB) with this run: an exclusive job's release stores
@@ -45,6 +49,7 @@ export interface JobContext {
   once(itemKey: string, statements: readonly OnceStatement[]): Promise<OnceResult>
 }
 
+/** What `Jobs.make` takes: a recurring job as declared in code. */
 export interface JobDefinition {
   /** `[a-z0-9][a-z0-9._-]{0,99}`, unique across the list given to `Jobs.registry`. */
   name: string
@@ -58,13 +63,21 @@ export interface JobDefinition {
   run: (slot: Date, ctx: JobContext) => unknown
 }
 
+/** A declared job, checked and frozen (`Jobs.make`'s answer): what `Jobs.registry`, the heartbeat and admin take. */
 export interface Job {
+  /** Its name, unique in the Worker's list: the lease's key and every log line's `job`. */
   readonly name: string
+  /** Its 5-field UTC cron, as declared. */
   readonly cron: string
+  /** True when each slot is claimed once (the slot claim) and runs at most once. */
   readonly exclusive: boolean
+  /** How long a run may take before its signal aborts it, in milliseconds. */
   readonly timeoutMs: number
+  /** How long an exclusive run's slot claim holds: the timeout plus one minute. */
   readonly leaseMs: number
+  /** The parsed cron: which minutes are the job's slots. */
   readonly schedule: CronSchedule
+  /** What runs each slot, as declared. */
   readonly run: JobDefinition["run"]
 }
 
@@ -73,14 +86,19 @@ export const MIN_TIMEOUT_MS = 1_000
 export const MAX_TIMEOUT_MS = 15 * MINUTE_MS
 export const LEASE_MARGIN_MS = MINUTE_MS
 
+/** A job definition `Jobs.make` refused, naming the job and the field: thrown when the module loads. */
 export class JobDefinitionError extends Error {
+  /** The job's name as given (or a description of it when it is not a string). */
+  readonly job: string
+  /** The field at fault. */
+  readonly field: keyof JobDefinition
+  /** Always "JobDefinitionError": the name survives where `instanceof` does not (RPC, bundles). */
   override name = "JobDefinitionError"
-  constructor(
-    readonly job: string,
-    readonly field: keyof JobDefinition,
-    problem: string,
-  ) {
+
+  constructor(job: string, field: keyof JobDefinition, problem: string) {
     super(`job "${job}": ${field} ${problem}`)
+    this.job = job
+    this.field = field
   }
 }
 

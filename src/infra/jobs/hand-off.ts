@@ -9,6 +9,7 @@ export type JobQueue = Pick<Queue<JobMessage>, "sendBatch">
 
 /** The binding `Jobs.heartbeat`'s `queue` option names is missing from env, or is not a Queue producer. */
 export class QueueBindingError extends Error {
+  /** Always "QueueBindingError": the name survives where `instanceof` does not (RPC, bundles). */
   override name = "QueueBindingError"
 }
 

@@ -9,6 +9,7 @@ import { dueAt, slotOf } from "./slot.ts"
 /** The heartbeat's Cron Trigger unless `Jobs.heartbeat` is given another; every job is matched against its minute. */
 export const HEARTBEAT_CRON = "* * * * *"
 
+/** How `Jobs.heartbeat` fires: its Cron Trigger, the Queue it hands due jobs to, how long D1 may take. */
 export interface HeartbeatOptions extends Pick<RunDeps, "d1DeadlineMs"> {
   /**
    * The Cron Trigger that fires the heartbeat, spelled exactly as in wrangler.toml's `crons` (Cloudflare

@@ -2,7 +2,7 @@ import type { Job } from "./definition.ts"
 
 /**
  * What the heartbeat hands a Queue for one due job: the job's name and the slot it is due in, as an
- * ISO string (the slot, never "now": the consumer runs what was due as of it, however late).
+ * ISO string (the slot, never "now": the queue handler runs what was due as of it, however late).
  */
 export interface JobMessage {
   /** The job's name, as declared in `Jobs.make`. */

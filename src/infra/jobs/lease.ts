@@ -1,16 +1,16 @@
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
-import { type ClaimRequest, claimStatement } from "./claim.ts"
 import type { HourEntry } from "./hour-entry.ts"
 import { RUN_HISTORY_LENGTH, type RunEnding } from "./record.ts"
 import { hourStatements } from "./run-hours.ts"
+import { type SlotClaimRequest, slotClaimStatement } from "./slot-claim.ts"
 
-export type { ClaimRequest } from "./claim.ts"
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
+export type { SlotClaimRequest } from "./slot-claim.ts"
 
-/** Claims the slot with the one claim statement (claim.ts); true when `holder` now owns it. */
-export async function claimSlot(db: Database, claim: ClaimRequest): Promise<boolean> {
-  const rows = await db.all(claimStatement(claim))
+/** Claims the slot with the one claim statement (slot-claim.ts); true when `holder` now owns it. */
+export async function claimSlot(db: Database, claim: SlotClaimRequest): Promise<boolean> {
+  const rows = await db.all(slotClaimStatement(claim))
   return rows.length === 1
 }
 

@@ -20,7 +20,7 @@ export const AHEAD_AFTER_MS = MINUTE_MS
  */
 export type HeartbeatStatus = "alive" | "late" | "ahead" | "unknown"
 
-export interface Heartbeat {
+export interface HeartbeatLiveness {
   status: HeartbeatStatus
   /** The newest slot the lease rows record that is not in the future: when the heartbeat last fired. */
   lastFiredAt: number | null
@@ -40,7 +40,7 @@ export function liveness(
   jobs: ReadonlyArray<{ exclusive: boolean; schedule: Pick<CronSchedule, "nextAfter"> }>,
   leases: ReadonlyArray<Pick<JobLease, "lastSlot">>,
   now: number,
-): Heartbeat {
+): HeartbeatLiveness {
   const ahead = (slot: number) => slot > now + AHEAD_AFTER_MS
   const aheadSlots = leases.map((lease) => lease.lastSlot).filter(ahead)
   const aheadSlot = aheadSlots.length === 0 ? null : Math.max(...aheadSlots)

@@ -13,11 +13,17 @@ export type RunOutcome = "ran" | "failed" | "timed-out"
 
 /** One run as its release records it; times are epoch milliseconds. */
 export interface RunRecord {
+  /** The slot it ran. */
   slot: number
+  /** The run's id, the lease's holder. */
   runId: string
+  /** How it ended. */
   outcome: RunOutcome
+  /** How long it ran, in milliseconds. */
   ms: number
+  /** When its release was written. */
   finishedAt: number
+  /** What it threw, cut to 500 characters; null when it ran. */
   error: string | null
 }
 
@@ -29,9 +35,13 @@ export interface RunRecord {
  */
 export type SlotStatus = RunOutcome | "running" | "unrecorded" | "missed"
 
+/** One of a job's newest slots as admin shows it: what became of it, and its run if one was recorded. */
 export interface SlotEntry {
+  /** The slot (epoch milliseconds of its minute). */
   slot: number
+  /** What became of it. */
   status: SlotStatus
+  /** The run recorded for it, or null (running, unrecorded, missed, or older than the 20 runs kept). */
   run: RunRecord | null
 }
 

@@ -11,16 +11,22 @@ import { claimSlot, endRun, releaseSlot } from "./lease.ts"
 import { cutError, encodeSummary, type RunOutcome, type RunRecord } from "./record.ts"
 import { slotOf } from "./slot.ts"
 
+/** How `Jobs.run` ended: it ran, it was skipped (no claim, nothing run), it threw, or its timeout passed. */
 export type RunStatus = "ran" | "skipped" | "failed" | "timed-out"
 
+/** What `Jobs.run` answers; it never throws. */
 export interface RunResult {
+  /** How the run ended. */
   status: RunStatus
+  /** The run's id (the lease's holder when exclusive), as in its log line. */
   runId: string
+  /** How long it took, in milliseconds. */
   ms: number
   /** Why a run was skipped: another run holds or already ran the slot, the claim failed or got no answer in time. */
   reason?: "slot taken" | "claim failed" | "claim timed out" | "invalid slot"
 }
 
+/** What `Jobs.run` needs beside the job and the slot: the env, and what a test or a runtime profile sets. */
 export interface RunDeps {
   /** The Worker's env: slotwise reads its DB binding, the job is handed all of it. */
   env: SlotwiseEnv
@@ -29,6 +35,7 @@ export interface RunDeps {
    * Date.now times the run and the database's own clock referees the claim.
    */
   now?: () => number
+  /** The run's id; a fresh UUID when unset. */
   runId?: string
   /** The caller's ctx.waitUntil: keeps a late claim's release going after the run has answered. */
   waitUntil?: (promise: Promise<unknown>) => void

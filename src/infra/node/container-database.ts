@@ -1,8 +1,10 @@
-import { d1OverLibsql } from "./d1.ts"
-import { d1OverPostgres } from "./d1-postgres.ts"
-import { isPostgresUrl, openDatabase } from "./database.ts"
-import { applyMigrations } from "./migrations.ts"
-import { applyPostgresMigrations, openPostgres, type PostgresSettings } from "./postgres.ts"
+import { isPostgresUrl } from "./database-url.ts"
+import { d1OverLibsql } from "./libsql/libsql-binding.ts"
+import { openLibsql } from "./libsql/libsql-client.ts"
+import { applyLibsqlMigrations } from "./libsql/libsql-migrations.ts"
+import { d1OverPostgres } from "./postgres/postgres-binding.ts"
+import { applyPostgresMigrations } from "./postgres/postgres-migrations.ts"
+import { openPostgres, type PostgresSettings } from "./postgres/postgres-pool.ts"
 
 /** The container's database, whichever engine: jobs and admin see only its D1 binding. */
 export interface ContainerDatabase {
@@ -34,10 +36,10 @@ export async function openContainerDatabase(
       close: () => pool.end(),
     }
   }
-  const client = await openDatabase(settings.databaseUrl)
+  const client = await openLibsql(settings.databaseUrl)
   return {
     d1: d1OverLibsql(client),
-    migrate: (directory) => applyMigrations(client, directory),
+    migrate: (directory) => applyLibsqlMigrations(client, directory),
     close: async () => client.close(),
   }
 }

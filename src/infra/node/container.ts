@@ -15,6 +15,7 @@ import { unrecordedSpans } from "./unrecorded-spans.ts"
  */
 export const SHUTDOWN_DEADLINE_MS = 30_000
 
+/** What `Container.start` takes: the app and its jobs, and any setting that overrides the environment's. */
 export interface ContainerOptions extends Partial<ContainerSettings> {
   /** The app's routes, the same Hono app the Worker serves (admin included). */
   app: FetchApp
@@ -26,9 +27,11 @@ export interface ContainerOptions extends Partial<ContainerSettings> {
   handleSignals?: boolean
 }
 
-export interface Container {
+/** A started container replica (`Container.start`'s answer): where it serves, and how to stop it. */
+export interface RunningContainer {
   /** Where it serves, e.g. http://127.0.0.1:8787. */
   url: string
+  /** @internal The replica's runtime, for tests (drain). */
   runtime: Runtime
   /**
    * Stops the minute timer and the server, waits (at most SHUTDOWN_DEADLINE_MS) for what is in flight,
@@ -50,7 +53,7 @@ export interface Container {
  * await Container.start({ app: createApp({ jobs, consumers }), jobs })
  * ```
  */
-export async function startContainer(options: ContainerOptions): Promise<Container> {
+export async function startContainer(options: ContainerOptions): Promise<RunningContainer> {
   if (typeof options?.app?.fetch !== "function") throw new TypeError("Container.start: app must have fetch()")
   if (!Array.isArray(options.jobs)) throw new TypeError("Container.start: jobs must be a list of Jobs.make jobs")
   // A database URL given here picks its own default migrations folder, as one in the environment does.

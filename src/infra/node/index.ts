@@ -6,11 +6,12 @@
 import { useMetrics } from "../metrics/index.ts"
 import { useTracer } from "../tracing/index.ts"
 import { openTelemetryMetrics } from "./metrics.ts"
-import { openTelemetryTracer } from "./tracer.ts"
+import { openTelemetryTracer } from "./opentelemetry-tracer.ts"
 
-export type { Container as RunningContainer, ContainerOptions } from "./container.ts"
-export * as Container from "./public.ts"
+export type { ContainerOptions, RunningContainer } from "./container.ts"
+export * as Container from "./namespace.ts"
 export type { FetchApp } from "./server.ts"
+export type { ContainerSettings } from "./settings.ts"
 
 // Spans of job runs go to whatever OpenTelemetry SDK the application registers (none: no-op).
 useTracer(openTelemetryTracer())

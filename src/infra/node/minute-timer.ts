@@ -1,5 +1,5 @@
 import { parseCron } from "../cron.ts"
-import { HEARTBEAT_CRON } from "../jobs/index.ts"
+import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
 
 export interface MinuteTimer {
   stop(): void

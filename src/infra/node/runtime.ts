@@ -1,14 +1,15 @@
 import type { Client } from "@libsql/client"
 import { TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { beat, type Job, type RunResult } from "../jobs/index.ts"
+import { beat } from "../jobs/heartbeat.ts"
+import type { Job, RunResult } from "../jobs/index.ts"
 import { activeTracer } from "../tracing/index.ts"
-import { d1OverLibsql } from "./d1.ts"
+import { d1OverLibsql } from "./libsql/libsql-binding.ts"
 
 export interface RuntimeOptions {
   /** The jobs this replica fires: the same list the Worker's heartbeat runs, less Worker-only jobs. */
   jobs: readonly Job[]
-  /** The replica's own libSQL client (openDatabase); or, instead, `d1`. */
+  /** The replica's own libSQL client (openLibsql); or, instead, `d1`. */
   client?: Client
   /** A D1 binding over the replica's database (openContainerDatabase's, e.g. over PostgreSQL). */
   d1?: D1Database
@@ -40,7 +41,7 @@ export interface Runtime {
  *
  * @example
  * ```ts
- * const runtime = createRuntime({ jobs, client: await openDatabase(), vars: process.env })
+ * const runtime = createRuntime({ jobs, client: await openLibsql(), vars: process.env })
  * await runtime.beat(Date.now())
  * const response = await app.fetch(request, runtime.env, runtime.executionContext)
  * ```

@@ -6,6 +6,7 @@ import type { SlotwiseEnv } from "../env.ts"
 
 /** An app as a Worker exports it: Hono's `app.fetch(request, env, executionCtx)`. */
 export interface FetchApp {
+  /** Answers one request, handed the replica's env and an execution context as the Workers runtime hands them. */
   fetch(request: Request, env: SlotwiseEnv, executionContext: ExecutionContext): Response | Promise<Response>
 }
 

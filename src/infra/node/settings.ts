@@ -1,10 +1,13 @@
 import { toMillis } from "../duration.ts"
-import { DEFAULT_DATABASE_URL, isPostgresUrl } from "./database.ts"
+import { DEFAULT_DATABASE_URL, isPostgresUrl } from "./database-url.ts"
 
 /** What `npm run start:node` and the image read from the environment. */
 export interface ContainerSettings {
+  /** SLOTWISE_DATABASE_URL: a SQLite file or libSQL server (file:, libsql:, http(s):, ws(s):) or PostgreSQL (postgres://); default file:.slotwise/slotwise.db. */
   databaseUrl: string
+  /** PORT: the port the server listens on (default 8787; 0 picks a free one). */
   port: number
+  /** HOST: the address the server binds (default 127.0.0.1; 0.0.0.0 in the image). */
   hostname: string
   /** The migrations folder: the D1 migrations, or on PostgreSQL their twins (default migrations/postgres). */
   migrations: string

@@ -6,8 +6,11 @@ export type AttributeValue = string | number | boolean
 
 /** The part of a span slotwise writes: the same on Workers tracing and OpenTelemetry. */
 export interface SpanLike {
+  /** Sets one attribute of the span: `job.name`, `schedule.outcome`. */
   setAttribute(key: string, value: AttributeValue): unknown
+  /** Records what was thrown, as an exception event of the span. */
   recordException(exception: Exception): unknown
+  /** Ends the span's status as ok, or as error with a message. */
   setStatus(status: { code: "ok" | "error"; message?: string }): unknown
 }
 
@@ -20,6 +23,7 @@ export type Exception = { name: string; message: string; stack?: string } | stri
  * tests inject one to observe the spans.
  */
 export interface Tracer {
+  /** Runs `work` in a new span named `name`, a child of the active span, and ends the span when `work` settles. */
   enterSpan<T>(name: string, work: (span: SpanLike) => Promise<T>): Promise<T>
   /**
    * Ends every span still open with status error and `exception` recorded: a container's drain calls

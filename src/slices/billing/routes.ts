@@ -1,8 +1,7 @@
 import { Hono } from "hono"
+import { problem, validate } from "slotwise/admin"
 import { isTimezone, Schedules } from "slotwise/portable"
 import * as z from "zod/mini"
-import { problem } from "../../http/problem.ts"
-import { validate } from "../../http/validate.ts"
 import {
   type TrialReminderPayload,
   trialReminder,

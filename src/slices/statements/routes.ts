@@ -1,7 +1,7 @@
 import { Hono } from "hono"
+import { validate } from "slotwise/admin"
 import { Schedules } from "slotwise/portable"
 import * as z from "zod/mini"
-import { validate } from "../../http/validate.ts"
 import { monthlyStatement, STATEMENT_SCHEDULE_ID, type StatementPayload } from "./consumers.ts"
 
 // An account names its own schedule stream, so it follows the stream-name rule (README, Limits).

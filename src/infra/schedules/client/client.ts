@@ -14,18 +14,25 @@ import type { ScheduleEvent } from "./events.ts"
 import type { Reply, ReplyError } from "./reply.ts"
 import type { ScheduleView } from "./view.ts"
 
+/** The stream holds no schedule of that id (get, cancel, resume, trigger, remove). */
 export class ScheduleNotFoundError extends Error {
+  /** Always "ScheduleNotFoundError": the name survives where `instanceof` does not (RPC, bundles). */
   override name = "ScheduleNotFoundError"
 }
+/** The schedule's state refuses the call: resuming one that is not failed or cancelled, triggering one that is not scheduled. */
 export class ScheduleStateError extends Error {
+  /** Always "ScheduleStateError": the name survives where `instanceof` does not (RPC, bundles). */
   override name = "ScheduleStateError"
 }
+/** The stream's Durable Object could not answer (its storage failed, or it was reset); nothing was changed by this call. */
 export class StreamUnavailableError extends Error {
+  /** Always "StreamUnavailableError": the name survives where `instanceof` does not (RPC, bundles). */
   override name = "StreamUnavailableError"
 }
 
 /** One stream's schedules, through its Durable Object; every call throws a typed error when refused. */
 export interface StreamClient {
+  /** The stream's name, as given to `Schedules.stream`. */
   readonly name: string
   /**
    * Creates or replaces a schedule; the same definition (or the same timing written differently)
@@ -86,6 +93,7 @@ export type StreamRpc = Pick<
   "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "remove" | "events" | "summary" | "history"
 >
 
+/** How `Schedules.stream` reaches a stream: how long it keeps finished schedules. */
 export interface StreamOptions {
   /**
    * How long finished schedules (completed, cancelled, failed) are kept after they finished:

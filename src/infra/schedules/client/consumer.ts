@@ -3,23 +3,30 @@ import type { Logger } from "../../log.ts"
 import type { OnceResult, OnceStatement } from "../../once.ts"
 import type { Json } from "./contract.ts"
 
+/** One attempt at delivering one occurrence of a schedule: what a consumer's `deliver` is handed. */
 export interface Delivery<P extends Json = Json> {
+  /** The stream's name. */
   stream: string
+  /** The schedule's id within its stream. */
   scheduleId: string
   /** 1-based; stays the same through every retry of this occurrence. */
   occurrence: number
+  /** When this occurrence was due (not when the attempt started). */
   dueAt: Date
   /** 1 for the first try of this occurrence, raised by each retry or lost lease. */
   attempt: number
+  /** How long after `dueAt` this attempt started, in milliseconds. */
   lateByMs: number
   /**
    * `schedule:<stream>/<id>@<incarnation>:<occurrence>`: dedupe side effects on it (delivery is at least once).
    * The incarnation is the row's, so an id created again after its row was deleted has new keys.
    */
   idempotencyKey: string
+  /** The schedule's payload, as upserted. */
   payload: P
 }
 
+/** What `deliver` is handed beside the delivery: the env, a logger, the timeout's signal, and its exactly-once writes. */
 export interface DeliveryContext {
   /** The Worker's env. */
   env: Cloudflare.Env
@@ -43,6 +50,7 @@ export interface DeliveryContext {
   once(statements: readonly OnceStatement[]): Promise<OnceResult>
 }
 
+/** What `Schedules.retry` and `Schedules.terminal` build, for `deliver` to return when the attempt did not deliver. */
 export type Outcome = { status: "retry"; reason: string } | { status: "terminal"; reason: string }
 
 // Only outcomes built by retry()/terminal() count: any other returned value means delivered.
@@ -53,14 +61,29 @@ const outcome = (status: Outcome["status"], reason: unknown): Outcome => {
   return built
 }
 
-/** Retry this occurrence after the durable backoff (1, 2, 4 ... 60 s). */
+/**
+ * Retry this occurrence after the durable backoff (1, 2, 4 ... 60 s).
+ *
+ * @example
+ * ```ts
+ * if (response.status === 503) return Schedules.retry("the provider is down")
+ * ```
+ */
 export const retry = (reason: string): Outcome => outcome("retry", reason)
-/** Stop the whole schedule in `failed`, recurring ones included, until resumed or upserted. */
+/**
+ * Stop the whole schedule in `failed`, recurring ones included, until resumed or upserted.
+ *
+ * @example
+ * ```ts
+ * if (response.status === 410) return Schedules.terminal("the webhook was deleted")
+ * ```
+ */
 export const terminal = (reason: string): Outcome => outcome("terminal", reason)
 
 export const isOutcome = (value: unknown): value is Outcome =>
   typeof value === "object" && value !== null && outcomes.has(value)
 
+/** What `Schedules.consumer` takes: a consumer of schedules as declared in code. */
 export interface ConsumerDefinition<P extends Json = Json> {
   /** `[a-z0-9][a-z0-9._-]{0,99}`, unique among the consumers a Worker hands its streams. */
   name: string
@@ -70,10 +93,15 @@ export interface ConsumerDefinition<P extends Json = Json> {
   deliver: (delivery: Delivery<P>, ctx: DeliveryContext) => unknown
 }
 
+/** A declared consumer, checked and frozen (`Schedules.consumer`'s answer): what `Schedules.durableObject` and admin take. */
 export interface Consumer {
+  /** Its name, which a schedule's `consumer` names. */
   readonly name: string
+  /** How long an attempt may take before its signal aborts it, in milliseconds. */
   readonly timeoutMs: number
+  /** How long a delivery claim holds: the timeout plus 30 seconds. */
   readonly leaseMs: number
+  /** What an attempt runs, as declared. */
   readonly deliver: (delivery: Delivery, ctx: DeliveryContext) => unknown
 }
 
@@ -83,7 +111,9 @@ export const MAX_TIMEOUT_MS = 10 * 60_000
 export const MIN_TIMEOUT_MS = 100
 export const LEASE_MARGIN_MS = 30_000
 
+/** A consumer definition `Schedules.consumer` refused, naming the field: thrown when the module loads. */
 export class ConsumerDefinitionError extends Error {
+  /** Always "ConsumerDefinitionError": the name survives where `instanceof` does not (RPC, bundles). */
   override name = "ConsumerDefinitionError"
 }
 

@@ -24,24 +24,33 @@ export const DEFAULT_RETENTION_MS = 7 * 86_400_000
 /** The longest retention window a stream may keep finished schedules for. */
 export const MAX_RETENTION_MS = 366 * 86_400_000
 
+/** Any JSON value: a schedule's payload. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export { type ScheduleState, STATES } from "./states.ts"
 
 /** What a caller upserts: exactly one of at, after, every or cron. */
 export interface ScheduleDefinition {
+  /** The schedule's id, unique in its stream (NAME); upserting an id again replaces its definition. */
   id: string
+  /** The name of the consumer that delivers it. */
   consumer: string
+  /** Any JSON of at most 64 KiB and 64 levels, handed to each delivery. */
   payload?: Json
   /** Off by default: retries continue, capped at 60 s apart, until success or terminal. */
   maxAttempts?: number
+  /** Once, at this time: a Date, epoch milliseconds, or ISO 8601 with an offset. */
   at?: Date | number | string
+  /** Once, this long after the upsert. */
   after?: Duration
+  /** Again and again, this far apart (at least 1 second), the first one this far after the upsert. */
   every?: Duration
+  /** On each minute a 5-field cron names, in `timezone`. */
   cron?: string
   /** IANA name for `cron`; default UTC. */
   timezone?: string
 }
 
+/** When a schedule is due, as the stream stores and admin shows it: one of the four timings, in milliseconds. */
 export type Timing =
   | { kind: "at"; atMs: number }
   | { kind: "after"; afterMs: number }
@@ -57,6 +66,7 @@ export interface ScheduleSpec {
   timing: Timing
 }
 
+/** The input a ScheduleDefinitionError or a refused reply names: a definition's field, or a call's option. */
 export type ScheduleField =
   | keyof ScheduleDefinition
   | "stream"
@@ -81,9 +91,12 @@ const DEFINITION_FIELDS = new Set<string>([
   "timezone",
 ])
 
+/** A definition or an option a stream refused, naming the field: nothing was written. */
 export class ScheduleDefinitionError extends Error {
+  /** Always "ScheduleDefinitionError": the name survives where `instanceof` does not (RPC, bundles). */
   override name = "ScheduleDefinitionError"
   constructor(
+    /** The input at fault. */
     readonly field: ScheduleField,
     problem: string,
   ) {
@@ -249,9 +262,13 @@ function pageLimit(limit: unknown): number {
   return limit as number
 }
 
+/** A page of a stream's schedules: in one state, at most `limit`, after the id `cursor`. */
 export interface ListOptions {
+  /** Only schedules in this state; all when unset. */
   state?: ScheduleState
+  /** At most this many (1..500, default 50). */
   limit?: number
+  /** The id after which the page starts: the previous page's `cursor`. */
   cursor?: string
 }
 
@@ -265,9 +282,13 @@ export function validateListOptions(options: ListOptions): Required<Pick<ListOpt
   return { ...options, limit: pageLimit(options.limit) }
 }
 
+/** A page of a stream's event log, newest first: of one schedule, at most `limit`, before the event `before`. */
 export interface EventsOptions {
+  /** Only this schedule's events; every schedule's when unset. */
   scheduleId?: string
+  /** At most this many (1..500, default 50). */
   limit?: number
+  /** Only events older than this seq: the last seq of the previous page. */
   before?: number
 }
 

@@ -13,8 +13,11 @@ export interface EventDraft {
   data: Record<string, unknown>
 }
 
+/** One entry of a stream's event log: what happened to a schedule, and when (`Schedules.stream(...).events`). */
 export interface ScheduleEvent extends EventDraft {
+  /** The event's place in its stream's log, rising: page with it (`before`). */
   seq: number
+  /** When it happened, in epoch milliseconds. */
   at: number
 }
 

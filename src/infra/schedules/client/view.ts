@@ -4,33 +4,52 @@ import type { Json, ScheduleState, Timing } from "./contract.ts"
 
 /** A schedule as clients and the admin API see it; times are epoch milliseconds. */
 export interface ScheduleView {
+  /** The stream's name. */
   stream: string
+  /** The schedule's id within its stream. */
   id: string
+  /** The name of the consumer that delivers it. */
   consumer: string
+  /** When it is due. */
   timing: Timing
+  /** Its payload, as upserted. */
   payload: Json
+  /** The most attempts an occurrence gets before the schedule fails; null retries until terminal. */
   maxAttempts: number | null
+  /** Where it is in its life: scheduled, completed, cancelled or failed. */
   state: ScheduleState
+  /** The 1-based count of its due times so far, kept through retries. */
   occurrence: number
   /**
    * The key occurrence `occurrence` is delivered with, `schedule:<stream>/<id>@<incarnation>:<occurrence>`:
    * find its consumer's record or its Workflow instance by it. Another row of the same id has other keys.
    */
   idempotencyKey: string
+  /** When the current occurrence is due. */
   nextAt: number
+  /** When a failed attempt's retry is due, or null. */
   retryAt: number | null
+  /** Until when an attempt in flight holds its delivery claim, or null. */
   claimUntil: number | null
+  /** When it may next be delivered: the latest of nextAt, retryAt and claimUntil. */
   eligibleAt: number
+  /** The attempts started at the current occurrence: each delivery claim counts one. */
   attempts: number
+  /** The last failed attempt's reason, or null. */
   lastError: string | null
+  /** When it was first upserted. */
   createdAt: number
+  /** When its row was last written. */
   updatedAt: number
 }
 
 /** A stream at a glance: how many schedules in each state, how many retrying, and the one furthest behind. */
 export interface StreamSummary {
+  /** The stream's name. */
   stream: string
+  /** The stream's clock when it answered. */
   now: number
+  /** How many schedules are in each state. */
   counts: Record<ScheduleState, number>
   /** Scheduled rows waiting for a retry after a failed attempt. */
   retrying: number

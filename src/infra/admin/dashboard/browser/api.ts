@@ -1,4 +1,4 @@
-import type { Answers } from "../../json.ts"
+import type { Answers } from "../../answers.ts"
 import { ADMIN_ROUTES, adminPath, type ParamsOf, type RouteName } from "../../routes.ts"
 
 const TOKEN_KEY = "slotwise.admin.token"
@@ -23,7 +23,7 @@ interface ProblemBody {
 }
 
 /** An admin route's problem+json refusal. */
-export class Problem extends Error {
+export class ProblemError extends Error {
   constructor(
     readonly status: number,
     readonly body: ProblemBody,
@@ -71,6 +71,6 @@ export async function api<R extends RouteName>(
     token.forget()
     throw new NeedToken(problem.detail ?? "")
   }
-  if (!res.ok) throw new Problem(res.status, problem)
+  if (!res.ok) throw new ProblemError(res.status, problem)
   return data as Answers[R]
 }

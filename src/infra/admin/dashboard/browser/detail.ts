@@ -1,4 +1,4 @@
-import type { ScheduleEvent } from "../../json.ts"
+import type { ScheduleEvent } from "../../answers.ts"
 import { api } from "./api.ts"
 import { badge, byId, el, emptyRow } from "./dom.ts"
 import { timing, when } from "./format.ts"

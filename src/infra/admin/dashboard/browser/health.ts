@@ -1,4 +1,4 @@
-import type { HealthView } from "../../json.ts"
+import type { HealthView } from "../../answers.ts"
 import { api } from "./api.ts"
 import { badge, byId, el, fill } from "./dom.ts"
 import { elapsed, relative, span, when } from "./format.ts"

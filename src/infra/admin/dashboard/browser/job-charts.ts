@@ -1,4 +1,4 @@
-import type { JobHistory } from "../../json.ts"
+import type { JobHistory } from "../../answers.ts"
 import { elapsed } from "./format.ts"
 import { type Attributes, chart, HOUR, hourName, svg, text, titled, WIDTH, whisker } from "./svg.ts"
 

@@ -1,4 +1,4 @@
-import type { JobView, SlotEntry } from "../../json.ts"
+import type { JobView, SlotEntry } from "../../answers.ts"
 import { api } from "./api.ts"
 import { badge, button, byId, el, emptyRow, fill } from "./dom.ts"
 import { duration, elapsed, when } from "./format.ts"

@@ -1,7 +1,7 @@
 import { type ScheduleState, STATES } from "../../../schedules/client/states.ts"
-import type { ScheduleView, StreamSummary } from "../../json.ts"
+import type { ScheduleView, StreamSummary } from "../../answers.ts"
 import { DESTRUCTIVE, LABEL, QUESTION, type ScheduleVerb, verbsFor } from "./actions.ts"
-import { api, Problem } from "./api.ts"
+import { api, ProblemError } from "./api.ts"
 import { closeDetail, loadDetail, selectedId, selectSchedule } from "./detail.ts"
 import { badge, button, byId, el, emptyRow, fill } from "./dom.ts"
 import { span, timing, when } from "./format.ts"
@@ -60,7 +60,7 @@ export async function loadSchedules(): Promise<void> {
     if (selectedId() !== null) await loadDetail()
   } catch (error) {
     if (gen !== view.gen) return
-    if (error instanceof Problem && error.status === 404 && error.body.field === "stream") showMissing(stream)
+    if (error instanceof ProblemError && error.status === 404 && error.body.field === "stream") showMissing(stream)
     else fail(error)
   }
 }

@@ -1,4 +1,4 @@
-import type { StreamHistory } from "../../json.ts"
+import type { StreamHistory } from "../../answers.ts"
 import { elapsed } from "./format.ts"
 import { chart, hourName, svg, text, titled, WIDTH, whisker } from "./svg.ts"
 

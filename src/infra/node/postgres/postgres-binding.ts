@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryArrayResult } from "pg"
-import { type BoundStatement, type DriverAnswer, d1Binding } from "./d1-binding.ts"
+import { type BoundStatement, type DriverAnswer, d1Binding } from "../d1-binding.ts"
 import { numberPlaceholders } from "./placeholders.ts"
+import { inTransaction } from "./postgres-transaction.ts"
 
 type Queryable = Pick<Pool | PoolClient, "query">
 
@@ -34,24 +35,11 @@ export function d1OverPostgres(pool: Pool): D1Database {
   return d1Binding({
     name: "PostgreSQL",
     run: (statement) => run(pool, statement),
-    async batch(statements) {
-      const client = await pool.connect()
-      let broken: unknown
-      try {
-        await client.query("BEGIN")
+    batch: (statements) =>
+      inTransaction(pool, async (client) => {
         const answers: DriverAnswer[] = []
         for (const statement of statements) answers.push(await run(client, statement))
-        await client.query("COMMIT")
         return answers
-      } catch (error) {
-        // A connection the rollback cannot reach is dropped from the pool rather than reused.
-        await client.query("ROLLBACK").catch((rollbackError: unknown) => {
-          broken = rollbackError
-        })
-        throw error
-      } finally {
-        client.release(broken instanceof Error ? broken : undefined)
-      }
-    },
+      }),
   })
 }

@@ -3,7 +3,7 @@
  * means (the route's validator checks them). Read at build time only (openapi-document.ts): neither the
  * Worker nor the dashboard's bundle carries this text.
  */
-import type { RouteName } from "./routes.ts"
+import type { RouteName } from "../../src/infra/admin/routes.ts"
 
 export interface RouteDoc {
   summary: string

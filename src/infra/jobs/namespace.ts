@@ -20,6 +20,6 @@
 
 export { make } from "./definition.ts"
 export { heartbeat } from "./heartbeat.ts"
-export { queue } from "./queue-consumer.ts"
+export { queue } from "./queue-handler.ts"
 export { registry } from "./registry.ts"
 export { run } from "./run.ts"

@@ -4,7 +4,7 @@ import { createMiddleware } from "hono/factory"
 import { problem, validate } from "../http/index.ts"
 import { checkDefinition } from "../schedules/client/contract.ts"
 import { isListed, streamsPage } from "../schedules/directory/directory.ts"
-import { type ConsumerRegistry, LIST_DEFAULT, type StreamRpc, streamRpc } from "../schedules/index.ts"
+import { type ConsumerRegistry, LIST_DEFAULT, type Reply, type StreamRpc, streamRpc } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
 import {
   eventsQuery,
@@ -16,8 +16,17 @@ import {
   streamParam,
   streamsQuery,
 } from "./inputs.ts"
-import { replyResponse } from "./reply-response.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
+
+const STATUS = { invalid: 400, not_found: 404, conflict: 409, unavailable: 503 } as const
+const TITLE = { invalid: "Invalid input", not_found: "Not found", conflict: "Conflict", unavailable: "Unavailable" }
+
+/** A stream's reply as HTTP: its value as JSON, or its refusal as problem+json. */
+function replyResponse<T>(c: Context, reply: Reply<T>, shape: (value: T) => object) {
+  if (reply.ok) return c.json(shape(reply.value))
+  const { code, message, field } = reply.error
+  return problem(c, STATUS[code], TITLE[code], message, field === undefined ? {} : { field })
+}
 
 /** A schedule's page shows this many of its newest events. */
 export const SCHEDULE_EVENTS = 50

@@ -1,10 +1,11 @@
 /**
  * The OpenAPI document of the admin routes, built from the one route table, the validators the
- * handlers run and the answers' schemas. Run at build time (scripts/openapi): its zod JSON Schema
- * conversion would not fit the Worker's bundle budget, so the Worker serves the generated copy.
+ * handlers run and the answers' schemas. Run at build time only (document.ts writes what it builds into
+ * src/infra/admin/openapi.generated.ts, which admin/openapi.ts serves): its zod JSON Schema conversion would
+ * not fit the Worker's bundle budget, and the package ships none of this folder.
  */
 import * as z from "zod/mini"
-import { ANSWERS, components } from "./answers.ts"
+import { ANSWERS, components } from "../../src/infra/admin/answers.ts"
 import {
   eventsQuery,
   jobHistoryQuery,
@@ -17,9 +18,9 @@ import {
   streamHistoryQuery,
   streamParam,
   streamsQuery,
-} from "./inputs.ts"
+} from "../../src/infra/admin/inputs.ts"
+import { ADMIN_ROUTES, type AdminRoute, type RouteName } from "../../src/infra/admin/routes.ts"
 import { ROUTE_DOCS, type RouteDoc } from "./route-docs.ts"
-import { ADMIN_ROUTES, type AdminRoute, type RouteName } from "./routes.ts"
 
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",

@@ -16,7 +16,7 @@ export type MessageResult = { id: string; job: string } & RunResult
  * logged once and the next slot does the work, never a retry. A body that names no job of `jobs`
  * or no valid slot is acked with one error line naming the field. Never throws.
  */
-export async function consume(
+export async function handleMessages(
   jobs: readonly Job[],
   batch: MessageBatch<unknown>,
   env: SlotwiseEnv,
@@ -56,7 +56,7 @@ export async function consume(
  * jobs to: each message `{ job, slot }` runs that job through `Jobs.run` for that slot, then is
  * acked whatever the run's outcome (never retried: the next slot does the work). A body naming no
  * job of `jobs` or no valid slot is acked with one error line naming the field. Configure the
- * consumer with `max_batch_size = 1` so each job runs in its own invocation, with its own CPU
+ * Queue's `[[queues.consumers]]` with `max_batch_size = 1` so each job runs in its own invocation, with its own CPU
  * limit: a batch's messages share one.
  *
  * @example
@@ -72,6 +72,6 @@ export async function consume(
  */
 export const queue = (jobs: readonly Job[], options: QueueOptions = {}) => {
   return async (batch: MessageBatch<unknown>, env: SlotwiseEnv, ctx: ExecutionContext): Promise<void> => {
-    await consume(jobs, batch, env, { ...options, waitUntil: ctx.waitUntil.bind(ctx) })
+    await handleMessages(jobs, batch, env, { ...options, waitUntil: ctx.waitUntil.bind(ctx) })
   }
 }

@@ -7,7 +7,7 @@ import { type SQL, sql } from "drizzle-orm"
  */
 export const CLOCK_TOLERANCE_MS = 10_000
 
-export interface ClaimRequest {
+export interface SlotClaimRequest {
   name: string
   slot: number
   leaseMs: number
@@ -41,11 +41,11 @@ export const DATABASE_NOW: SQL = sql`cast(round(unixepoch('now', 'subsec') * 100
  *
  * @example
  * ```ts
- * const won = (await sqliteDb.all(claimStatement(claim))).length === 1   // D1, libSQL
- * const won = (await pgDb.execute(claimStatement(claim))).rows.length === 1 // Postgres
+ * const won = (await sqliteDb.all(slotClaimStatement(claim))).length === 1   // D1, libSQL
+ * const won = (await pgDb.execute(slotClaimStatement(claim))).rows.length === 1 // Postgres
  * ```
  */
-export const claimStatement = ({ name, slot, leaseMs, holder, now }: ClaimRequest): SQL => {
+export const slotClaimStatement = ({ name, slot, leaseMs, holder, now }: SlotClaimRequest): SQL => {
   const clock = now === undefined ? DATABASE_NOW : sql`cast(${now} as bigint)`
   return sql`insert into jobs_leases (name, last_slot, lease_until, lease_ms, holder)
 select cast(${name} as text), claim.slot, claim.now_ms + claim.lease_ms, claim.lease_ms, cast(${holder} as text)

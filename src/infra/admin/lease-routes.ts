@@ -1,12 +1,13 @@
 import { Hono } from "hono"
 import { database } from "../db/index.ts"
 import { problem, validate } from "../http/index.ts"
-import { type Job, leaseStatus } from "../jobs/index.ts"
+import type { Job } from "../jobs/index.ts"
 import { forceRelease, listLeases } from "../jobs/lease.ts"
+import { leaseStatus } from "../jobs/lease-status.ts"
 import { logLine } from "../log.ts"
 import type { AdminEnv } from "./access.ts"
 import { leaseParam, releaseQuery } from "./inputs.ts"
-import { leaseView } from "./jobs.ts"
+import { leaseView } from "./job-routes.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
 /** GET /leases and DELETE /leases/:name: see who holds what, and free a stuck lease. */

@@ -1,24 +1,13 @@
 import { mkdirSync } from "node:fs"
 import path from "node:path"
 import type { Client } from "@libsql/client"
+import { assertLibsqlUrl, DEFAULT_DATABASE_URL } from "../database-url.ts"
 
-/** The container's database unless SLOTWISE_DATABASE_URL names another: an embedded SQLite file. */
-export const DEFAULT_DATABASE_URL = "file:.slotwise/slotwise.db"
 /**
  * How long a statement waits for another process's lock on the same file before it fails with
  * SQLITE_BUSY: replicas sharing one file take turns instead of failing their claims.
  */
 export const BUSY_TIMEOUT_MS = 5_000
-
-const SCHEMES = ["file:", "libsql:", "http:", "https:", "ws:", "wss:"]
-const POSTGRES_SCHEMES = ["postgres:", "postgresql:"]
-
-/** Whether SLOTWISE_DATABASE_URL names a PostgreSQL server (postgres:// or postgresql://). */
-export const isPostgresUrl = (url: string): boolean => POSTGRES_SCHEMES.some((scheme) => url.startsWith(`${scheme}//`))
-
-export class DatabaseUrlError extends Error {
-  override name = "DatabaseUrlError"
-}
 
 /**
  * Opens the container's database through libSQL: a `file:` URL is an embedded SQLite file (its
@@ -28,15 +17,11 @@ export class DatabaseUrlError extends Error {
  *
  * @example
  * ```ts
- * const client = await openDatabase(process.env.SLOTWISE_DATABASE_URL) // default file:.slotwise/slotwise.db
+ * const client = await openLibsql(process.env.SLOTWISE_DATABASE_URL) // default file:.slotwise/slotwise.db
  * ```
  */
-export async function openDatabase(url: string = DEFAULT_DATABASE_URL): Promise<Client> {
-  if (typeof url !== "string" || !SCHEMES.some((scheme) => url.startsWith(scheme))) {
-    throw new DatabaseUrlError(
-      `SLOTWISE_DATABASE_URL must start with ${SCHEMES.join(", ")} (a SQLite file or a libSQL server) or ${POSTGRES_SCHEMES.join(", ")} (PostgreSQL), got ${JSON.stringify(url)}`,
-    )
-  }
+export async function openLibsql(url: string = DEFAULT_DATABASE_URL): Promise<Client> {
+  assertLibsqlUrl(url)
   const file = localFile(url)
   if (file !== undefined) mkdirSync(path.dirname(file), { recursive: true })
   // Loaded only for libSQL: a container on PostgreSQL needs no @libsql/client.

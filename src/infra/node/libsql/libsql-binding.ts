@@ -1,5 +1,5 @@
 import type { Client, ResultSet } from "@libsql/client"
-import { type DriverAnswer, d1Binding } from "./d1-binding.ts"
+import { type DriverAnswer, d1Binding } from "../d1-binding.ts"
 
 const answerOf = (result: ResultSet): DriverAnswer => ({
   columns: result.columns,
@@ -16,7 +16,7 @@ const answerOf = (result: ResultSet): DriverAnswer => ({
  *
  * @example
  * ```ts
- * const env = { DB: d1OverLibsql(await openDatabase()) }
+ * const env = { DB: d1OverLibsql(await openLibsql()) }
  * await env.DB.prepare("SELECT 1 AS one").first()
  * ```
  */
