@@ -1,0 +1,90 @@
+import type { ScheduleState } from "../client/contract.ts"
+import type { ScheduleRow } from "./row.ts"
+
+/** A row as SQLite stores it: the schedule, its events (history.ts) and the newest claim number when written (ledger.ts). */
+export interface StoredRow extends ScheduleRow {
+  /** Absent from a light read (due batches, lists), which never needs it. */
+  history?: string
+  eventSeq: number | null
+  writtenSeq: number
+}
+
+/** Each changeable field's column (the id never changes). */
+const COLUMN_OF: Readonly<Record<Exclude<keyof StoredRow, "id">, string>> = {
+  consumer: "consumer",
+  kind: "kind",
+  atMs: "at_ms",
+  intervalMs: "interval_ms",
+  cron: "cron",
+  timezone: "timezone",
+  payload: "payload",
+  maxAttempts: "max_attempts",
+  state: "state",
+  occurrence: "occurrence",
+  nextAt: "next_at",
+  cadenceAt: "cadence_at",
+  retryAt: "retry_at",
+  claimUntil: "claim_until",
+  claimToken: "claim_token",
+  attempts: "attempts",
+  lastError: "last_error",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+  finishedAt: "finished_at",
+  eventSeq: "event_seq",
+  writtenSeq: "written_seq",
+  history: "history",
+}
+
+export type Field = Exclude<keyof StoredRow, "id">
+/** Every stored field in column order; history last, so a light read is the same list without it. */
+export const FIELDS = Object.keys(COLUMN_OF) as Field[]
+export const FULL = `id, ${FIELDS.map((field) => COLUMN_OF[field]).join(", ")}`
+export const LIGHT = `id, ${FIELDS.slice(0, -1)
+  .map((field) => COLUMN_OF[field])
+  .join(", ")}`
+
+// An upsert of the whole row; created_at is kept from the first insert.
+export const PUT = `INSERT INTO schedules (${FULL}) VALUES (?, ${FIELDS.map(() => "?").join(", ")})
+  ON CONFLICT (id) DO UPDATE SET ${FIELDS.filter((field) => field !== "createdAt")
+    .map((field) => `${COLUMN_OF[field]} = excluded.${COLUMN_OF[field]}`)
+    .join(", ")}`
+
+export const pointUpdate = (fields: readonly Field[]) =>
+  `UPDATE schedules SET ${fields.map((field) => `${COLUMN_OF[field]} = ?`).join(", ")} WHERE id = ?`
+
+export const valuesUpdate = (fields: readonly Field[], rows: number) =>
+  `UPDATE schedules SET ${fields.map((field, i) => `${COLUMN_OF[field]} = v.column${i + 2}`).join(", ")}
+   FROM (VALUES ${Array.from({ length: rows }, () => `(${["?", ...fields.map(() => "?")].join(", ")})`).join(", ")}) AS v
+   WHERE schedules.id = v.column1`
+
+// A literal over FULL's order, not built from COLUMN_OF: it runs for every row a tick reads, twice per delivery.
+export function rowOf(v: SqlStorageValue[]): StoredRow {
+  const row: StoredRow = {
+    id: v[0] as string,
+    consumer: v[1] as string,
+    kind: v[2] as ScheduleRow["kind"],
+    atMs: v[3] as number | null,
+    intervalMs: v[4] as number | null,
+    cron: v[5] as string | null,
+    timezone: v[6] as string | null,
+    payload: v[7] as string,
+    maxAttempts: v[8] as number | null,
+    state: v[9] as ScheduleState,
+    occurrence: v[10] as number,
+    nextAt: v[11] as number,
+    cadenceAt: v[12] as number,
+    retryAt: v[13] as number | null,
+    claimUntil: v[14] as number | null,
+    claimToken: v[15] as string | null,
+    attempts: v[16] as number,
+    lastError: v[17] as string | null,
+    createdAt: v[18] as number,
+    updatedAt: v[19] as number,
+    finishedAt: v[20] as number | null,
+    eventSeq: v[21] as number | null,
+    writtenSeq: v[22] as number,
+  }
+  if (v.length > 23) row.history = v[23] as string
+  return row
+}

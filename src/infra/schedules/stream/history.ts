@@ -1,0 +1,69 @@
+import { EVENT_HISTORY_LIMIT, type EventDraft, type ScheduleEvent } from "../client/events.ts"
+
+/**
+ * A schedule's events ride on its own row (BENCHMARKS.md, "Every row a delivery writes"): the `history`
+ * column holds its newest EVENT_HISTORY_LIMIT events, oldest first, one JSON array `[seq, at, type, data]`
+ * a line (JSON text never holds a raw newline). The transition that writes the row writes its events
+ * with it, so an event costs no row of its own.
+ */
+
+/** The history `history` with `lines` appended, keeping the newest EVENT_HISTORY_LIMIT. */
+export function appended(history: string, lines: readonly string[]): string {
+  let text = history === "" ? lines.join("\n") : `${history}\n${lines.join("\n")}`
+  let count = 1
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++
+  for (; count > EVENT_HISTORY_LIMIT; count--) text = text.slice(text.indexOf("\n") + 1)
+  return text
+}
+
+/** The line of an event numbered `seq`, appended at `at`. */
+export const lineOf = (seq: number, at: number, event: EventDraft) => JSON.stringify([seq, at, event.type, event.data])
+
+/** The events of schedule `scheduleId` in `history`, oldest first. */
+export function eventsIn(scheduleId: string, history: string): ScheduleEvent[] {
+  if (history === "") return []
+  return history.split("\n").map((line) => {
+    const [seq, at, type, data] = JSON.parse(line) as [number, number, ScheduleEvent["type"], Record<string, unknown>]
+    return { seq, at, scheduleId, type, data }
+  })
+}
+
+/** Seqs are reserved this many at a time: one meta write per object life (or per million events). */
+export const SEQ_BLOCK = 1_000_000
+export const SEQ_META_KEY = "event_seq"
+
+/**
+ * The stream's event numbers: increasing across every schedule, never reused. A block is reserved in
+ * meta inside the transaction that first needs it, so a rolled-back transaction (forget) reserves again.
+ */
+export class EventSeqs {
+  private next: number | undefined
+  private reserved = 0
+
+  constructor(
+    private readonly meta: {
+      get(key: string): string | undefined
+      set(key: string, value: string): void
+    },
+  ) {}
+
+  /** `count` consecutive seqs; call inside the transaction that writes their events. */
+  take(count: number): number {
+    if (this.next === undefined) {
+      this.reserved = Number(this.meta.get(SEQ_META_KEY) ?? 0)
+      this.next = this.reserved + 1
+    }
+    const first = this.next
+    this.next += count
+    if (this.next - 1 > this.reserved) {
+      this.reserved = this.next - 1 + SEQ_BLOCK
+      this.meta.set(SEQ_META_KEY, String(this.reserved))
+    }
+    return first
+  }
+
+  /** After a rolled-back transaction: the reservation is read again. */
+  forget(): void {
+    this.next = undefined
+  }
+}
