@@ -29,6 +29,14 @@ export const BUDGETS: readonly Budget[] = [
       "The Agent writes 2 (its running flag, then the delete)",
   },
   {
+    workload: /^cost$/,
+    metric: /^rows written \/ lone delivery/,
+    max: 3,
+    why:
+      "a one-shot alone in its alarm: its claim record, its row, its retention-journal row (the floor with a claim " +
+      "before dispatch and retention without a scan; the Agent writes 2, its running flag and the delete)",
+  },
+  {
     workload: /^limit/,
     metric: /^rows written \/ one-shot delivery$/,
     max: 1 + 2 * PER_BATCH + 0.005,

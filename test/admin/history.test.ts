@@ -18,7 +18,8 @@ async function historyOf(stream: string, id: string) {
 describe("a schedule's history through admin", () => {
   it("shows each delivery fired, late and failed, from the events its row carries", async () => {
     const stream = openStream("admin-history")
-    for (const id of ["on-time", "flaky", "doomed"]) value(await stream.upsert({ id, consumer: "test.scripted", at: T0 }))
+    for (const id of ["on-time", "flaky", "doomed"])
+      value(await stream.upsert({ id, consumer: "test.scripted", at: T0 }))
     value(await stream.upsert({ id: "late", consumer: "test.scripted", at: T0 + MINUTE }))
     script.set("flaky", ["retry"])
     script.set("doomed", ["terminal"])

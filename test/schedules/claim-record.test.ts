@@ -1,9 +1,9 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
-import * as core from "../../src/infra/schedules/stream/core.ts"
 import { claimDue } from "../../src/infra/schedules/stream/claim.ts"
-import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
+import * as core from "../../src/infra/schedules/stream/core.ts"
 import { settleAll } from "../../src/infra/schedules/stream/settlement.ts"
+import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, script, seen } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
 import { storedRows } from "../support/stored.ts"
@@ -103,7 +103,13 @@ describe("rows written", () => {
       const claim = written(store, () => {
         claims = claimDue(store, T0, 32, lease)
       })
-      const settle = written(store, () => settleAll(store, stream.name, claims.map(({ claim }) => delivered(claim))))
+      const settle = written(store, () =>
+        settleAll(
+          store,
+          stream.name,
+          claims.map(({ claim }) => delivered(claim)),
+        ),
+      )
       return { claim, settle }
     })
     expect(counts).toEqual({ claim: 1, settle: 32 + 1 })
@@ -126,6 +132,18 @@ describe("rows written", () => {
     expect(counts).toEqual({ claim: 1, settle: 32 * 2 })
   })
 
+  it("by a one-shot alone in its tick: its claim record, its row, its journal row; the directory's entry costs none", async () => {
+    const stream = openStream("written-lone")
+    value(await stream.upsert({ id: "tomorrow", consumer: "test.scripted", at: T0 + 86_400 * SECOND }))
+    value(await stream.upsert({ id: "alone", consumer: "test.scripted", at: T0 }))
+    // The alarm moves from T0 to tomorrow: the D1 directory is written, the stream's storage only for the delivery.
+    expect(await stream.tick(T0)).toMatchObject({ delivered: 1, alarm: T0 + 86_400 * SECOND, rowsWritten: 3 })
+    const directory = await env.DB.prepare("SELECT next_eligible_at AS at FROM schedule_streams WHERE name = ?")
+      .bind(stream.name)
+      .first("at")
+    expect(directory).toBe(T0 + 86_400 * SECOND)
+  })
+
   it("by a schedule created: its row (its event on it) and its due-index entry", async () => {
     const stream = openStream("written-created")
     value(await stream.upsert({ id: "warm", consumer: "test.scripted", at: T0 }))
@@ -135,7 +153,10 @@ describe("rows written", () => {
         written(store, () =>
           store.transaction(() => {
             const spec = { id: `c${i}`, consumer: "test.scripted", payload: "null", maxAttempts: null }
-            store.apply(core.upsert(undefined, { ...spec, timing: { kind: "at", atMs: T0 + i } }, T0) as core.Change, T0)
+            store.apply(
+              core.upsert(undefined, { ...spec, timing: { kind: "at", atMs: T0 + i } }, T0) as core.Change,
+              T0,
+            )
           }),
         ),
       )

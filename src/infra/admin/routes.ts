@@ -88,7 +88,7 @@ export const ADMIN_ROUTES = {
   schedule: {
     method: "GET",
     path: "/streams/:stream/schedules/:id",
-    summary: "A schedule and its newest 50 events",
+    summary: "A schedule and its newest events (each schedule keeps its newest 20)",
     statuses: [400, 404],
   },
   putSchedule: {

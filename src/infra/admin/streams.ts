@@ -18,7 +18,7 @@ import {
 import { replyResponse } from "./reply-response.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
-/** A schedule's page shows this many of its newest events. */
+/** A schedule's page asks for this many of its newest events: all it keeps (EVENT_HISTORY_LIMIT), and its removed predecessors'. */
 export const SCHEDULE_EVENTS = 50
 
 type Action = "cancel" | "resume" | "trigger"
