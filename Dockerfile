@@ -13,14 +13,17 @@ COPY src ./src
 COPY scripts/generate ./scripts/generate
 COPY scripts/dashboard ./scripts/dashboard
 COPY scripts/openapi ./scripts/openapi
+COPY scripts/container ./scripts/container
 RUN npm run build:container
 
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./
-# The bundle keeps the database drivers external, and npm installs no optional peer: both are added
-# at the versions the lockfile pins, so one image runs on a SQLite file, a libSQL server or PostgreSQL.
+# The bundle keeps the database drivers and @opentelemetry/api external (scripts/container/bundle.ts):
+# npm ci installs the API (a peer), and the drivers are named at the versions the lockfile pins, so one
+# image runs on a SQLite file, a libSQL server or PostgreSQL, and an OpenTelemetry SDK added to the
+# image shares the one API copy. test/node/image-runtime.test.ts runs these lines and the bundle.
 RUN npm ci --omit=dev --no-audit --no-fund \
  && npm install --no-save --omit=dev --no-audit --no-fund \
       "@libsql/client@$(node -p 'require("./package-lock.json").packages["node_modules/@libsql/client"].version')" \

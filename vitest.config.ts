@@ -71,10 +71,14 @@ export default defineConfig(async () => {
           test: {
             // Node, not workerd: the container profile (src/main.ts) on libSQL, the claim on libSQL and a real PostgreSQL server, replicas.
             name: "node",
-            include: ["test/node/**/*.test.ts"],
+            // test/node/exit-status.test.ts runs this project on its fixtures alone, in a child vitest.
+            include: process.env.SLOTWISE_EXIT_STATUS_FIXTURES
+              ? ["test/node/exit-status/*.fixture.ts"]
+              : ["test/node/**/*.test.ts"],
             environment: "node",
-            // One real PostgreSQL server for the run (from npm), unless SLOTWISE_TEST_POSTGRES_URL names one.
-            globalSetup: ["./test/node/postgres-server.ts"],
+            // One real PostgreSQL server for the run (from npm), unless SLOTWISE_TEST_POSTGRES_URL names one; a folder
+            // of the run's own, where the package is packed once for the files that install it.
+            globalSetup: ["./test/node/postgres-server.ts", "./test/node/packed-package.ts"],
             testTimeout: 60_000,
             hookTimeout: 120_000,
             sequence: { groupOrder: 1 },

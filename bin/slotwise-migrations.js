@@ -1,57 +1,98 @@
 #!/usr/bin/env node
-// `npx slotwise-migrations [folder]`: copies the slotwise D1 migrations a Worker's migrations folder (default
-// ./migrations) does not hold yet, numbered after its newest file (0007_slotwise_jobs_leases.sql), so that
-// `wrangler d1 migrations apply` runs them in order. Running it again, or after an upgrade, adds only what is new.
+// `npx slotwise-migrations [--postgres] [folder]`: copies the slotwise migrations a folder (default ./migrations,
+// or ./migrations/postgres for the PostgreSQL twins) does not hold yet, numbered after its newest file, so that
+// `wrangler d1 migrations apply` or Container.start runs them in order. Running it again, or after an upgrade,
+// adds only what is new.
 import { createHash } from "node:crypto"
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
+import { fileURLToPath } from "node:url"
 
-const USAGE = `Usage: npx slotwise-migrations [folder]
+const usage = (plan) => `Usage: npx slotwise-migrations [--postgres] [folder]
 
-Copies the slotwise D1 migrations that [folder] (default: migrations) does not hold yet,
-numbered after its newest file (0007_slotwise_jobs_leases.sql), so that
-\`wrangler d1 migrations apply\` runs them after yours. A migration already there, under any
-name, is recognised by its content and not copied again.
+Copies the slotwise migrations that [folder] does not hold yet, numbered after its newest
+file, so that they run after yours. A migration already there, under any name, is
+recognised by its content and not copied again.
+
+  (default)   the D1 and SQLite migrations, into migrations: \`wrangler d1 migrations apply\`
+              applies them on a Worker, Container.start on libSQL
+  --postgres  their PostgreSQL twins, into migrations/postgres: Container.start applies them
+              on PostgreSQL
 
 Options:
-  -h, --help  show this help`
+  --postgres  copy the PostgreSQL twins
+  -h, --help  show this help
 
-const args = process.argv.slice(2)
-if (args.includes("--help") || args.includes("-h")) {
-  console.log(USAGE)
-  process.exit(0)
-}
-const flag = args.find((arg) => arg.startsWith("-"))
-if (flag !== undefined || args.length > 1) {
-  const why = flag === undefined ? `one folder at most, got ${args.length}` : `unknown option "${flag}"`
-  console.error(`slotwise-migrations: ${why}\n\n${USAGE}`)
-  process.exit(2)
-}
+Run now, it ${plan}`
 
-const target = args[0] ?? "migrations"
-const source = new URL("../dist/migrations/", import.meta.url)
 /** A migration's name without its number: 0001_jobs_leases.sql and 0007_slotwise_jobs_leases.sql both name jobs_leases. */
 const unnumbered = (file) => file.replace(/^\d+_/, "").replace(/^slotwise_/, "")
 /** What a migration says, whitespace aside: a copy renamed or re-indented is still the same migration. */
 const contentOf = (file) =>
   createHash("sha256").update(readFileSync(file, "utf8").replace(/\s+/g, " ").trim()).digest("hex")
 
-mkdirSync(target, { recursive: true })
-const present = readdirSync(target).filter((file) => file.endsWith(".sql"))
-const copiedNames = new Set(present.filter((file) => /^\d+_slotwise_/.test(file)).map(unnumbered))
-const copiedContents = new Set(present.map((file) => contentOf(path.join(target, file))))
-let next = Math.max(0, ...present.map((file) => Number.parseInt(file, 10)).filter(Number.isFinite))
-const shipped = readdirSync(source)
-  .filter((name) => name.endsWith(".sql"))
-  .sort()
-let added = 0
-for (const file of shipped) {
-  const from = new URL(file, source)
-  if (copiedNames.has(unnumbered(file)) || copiedContents.has(contentOf(from))) continue
-  next += 1
-  const copy = path.join(target, `${String(next).padStart(4, "0")}_slotwise_${unnumbered(file)}`)
-  copyFileSync(from, copy)
-  added += 1
-  console.log(`slotwise: added ${copy}`)
+/** The copies `target` lacks, each `{ from, to }`, numbered after its newest file; reads only. */
+function plan(source, target) {
+  const present = existsSync(target) ? readdirSync(target).filter((file) => file.endsWith(".sql")) : []
+  const copiedNames = new Set(present.filter((file) => /^\d+_slotwise_/.test(file)).map(unnumbered))
+  const copiedContents = new Set(present.map((file) => contentOf(path.join(target, file))))
+  let next = Math.max(0, ...present.map((file) => Number.parseInt(file, 10)).filter(Number.isFinite))
+  const shipped = readdirSync(source)
+    .filter((name) => name.endsWith(".sql"))
+    .sort()
+  const copies = []
+  for (const file of shipped) {
+    const from = path.join(source, file)
+    if (copiedNames.has(unnumbered(file)) || copiedContents.has(contentOf(from))) continue
+    next += 1
+    copies.push({ from, to: path.join(target, `${String(next).padStart(4, "0")}_slotwise_${unnumbered(file)}`) })
+  }
+  return { copies, shipped: shipped.length }
 }
-if (added === 0) console.log(`slotwise: nothing new: ${target} holds all ${shipped.length} slotwise migrations`)
+
+/** What a run would do now, for --help: the first and last file it would write, or nothing. */
+function describePlan({ copies, shipped }, target) {
+  if (copies.length === 0) return `would copy nothing: ${target} holds all ${shipped} slotwise migrations.`
+  const [first] = copies
+  const last = copies.at(-1)
+  const range = copies.length === 1 ? first.to : `${first.to} … ${last.to}`
+  return `would copy ${copies.length} into ${target}: ${range}.`
+}
+
+const args = process.argv.slice(2)
+const postgres = args.includes("--postgres")
+const help = args.includes("--help") || args.includes("-h")
+const unknown = args.find((arg) => arg.startsWith("-") && !["--postgres", "--help", "-h"].includes(arg))
+const folders = args.filter((arg) => !arg.startsWith("-"))
+const dist = fileURLToPath(new URL("../dist/migrations/", import.meta.url))
+const source = postgres ? path.join(dist, "postgres") : dist
+const target = folders[0] ?? (postgres ? path.join("migrations", "postgres") : "migrations")
+
+/** The usage, ending with what a run would do now (or why that cannot be told). */
+function usageNow() {
+  try {
+    return usage(describePlan(plan(source, target), target))
+  } catch (error) {
+    return usage(`cannot tell what it would copy: ${error.message}`)
+  }
+}
+
+if (unknown !== undefined || folders.length > 1) {
+  const why = unknown === undefined ? `one folder at most, got ${folders.length}` : `unknown option "${unknown}"`
+  console.error(`slotwise-migrations: ${why}\n\n${usageNow()}`)
+  process.exit(2)
+}
+if (help) {
+  console.log(usageNow())
+  process.exit(0)
+}
+const planned = plan(source, target)
+
+mkdirSync(target, { recursive: true })
+for (const { from, to } of planned.copies) {
+  copyFileSync(from, to)
+  console.log(`slotwise: added ${to}`)
+}
+if (planned.copies.length === 0) {
+  console.log(`slotwise: nothing new: ${target} holds all ${planned.shipped} slotwise migrations`)
+}

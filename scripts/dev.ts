@@ -5,16 +5,17 @@
  *   npm start                      run until Ctrl+C
  *   npm start -- --once            stop after the first heartbeat
  *   SLOTWISE_DEV_BEATS=3 npm start stop after 3 heartbeats
- *   PORT=8788 npm start            another port (default 8787)
+ *   PORT=8788 npm start            another port (default 8787); workerd's inspector follows it (9230)
  */
 
 import { setTimeout as sleep } from "node:timers/promises"
 import { DEFAULT_CRON, runHeartbeats } from "../bin/local-heartbeat.js"
 import { isListening, waitForHealth } from "./dev/health.ts"
 import { describe, say, warn } from "./dev/log.ts"
+import { inspectorPort } from "./dev/ports.ts"
 import { type DevContext, prepare, prepareSteps } from "./dev/prepare.ts"
 import { seedDemo } from "./dev/seed.ts"
-import { spawnWrangler, stopWranglers } from "./dev/wrangler.ts"
+import { devArgs, spawnWrangler, stopWranglers } from "./dev/wrangler.ts"
 
 const HEALTH_TIMEOUT_MS = 60_000
 const STOP_GRACE_MS = 10_000
@@ -62,7 +63,9 @@ async function main(): Promise<void> {
   await prepare(prepareSteps, ctx)
   if (stopping) return
 
-  const dev = spawnWrangler(["dev", "--port", String(port), "--ip", "127.0.0.1"])
+  const inspector = await inspectorPort(port)
+  say(`inspector (DevTools): 127.0.0.1:${inspector}`)
+  const dev = spawnWrangler(devArgs(port, inspector))
   dev.once("exit", (code, signal) => {
     if (!stopping) void shutdown(code || 1, `wrangler dev exited (${signal ?? `code ${code}`})`)
   })

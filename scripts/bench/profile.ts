@@ -14,6 +14,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import path from "node:path"
 import { createInterface } from "node:readline"
+import { freePort } from "../dev/ports.ts"
 import { breakdown, breakdownTable, type CpuProfile } from "./buckets.ts"
 import { PROGRESS } from "./result.ts"
 
@@ -22,15 +23,6 @@ const results = path.join(root, "results")
 const n = Number(process.env.BENCH_PROFILE_N || (process.env.BENCH_SMOKE === "1" ? 100 : 1_000))
 /** The sampling interval, µs: fine enough for a delivery of about 100 µs. */
 const SAMPLING_US = 50
-
-/** A free TCP port of 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1")
-  await new Promise((resolve) => server.once("listening", resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** One DevTools protocol session over the inspector's WebSocket. */
 class Inspector {

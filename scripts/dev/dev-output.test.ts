@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest"
 import { DevOutput, HEARTBEAT_NOTE } from "./dev-output.ts"
-import { migrationNames } from "./migrations.ts"
 
 /** wrangler 4's dev output around its warning (colours stripped). */
 const WARNING = [
@@ -30,18 +29,34 @@ describe("npm start's pass over wrangler dev's output", () => {
   })
 })
 
-describe("the migrations a wrangler apply names", () => {
-  it("reads each name once from wrangler's redrawn tables", () => {
-    const table = (rows: string[]) =>
-      ["┌──────────────┬────────┐", ...rows.map((row) => `│ ${row} │ ✅     │`), "└──────────────┴────────┘"].join("\n")
-    const output = [
-      "Migrations to be applied:",
-      table(["0005_schedule_streams_next_eligible.sql", "0006_jobs_run_history.sql"]),
-      "🚣 2 commands executed successfully.",
-      table(["0005_schedule_streams_next_eligible.sql", "0006_jobs_run_history.sql"]),
-      table(["0005_schedule_streams_next_eligible.sql", "0006_jobs_run_history.sql"]),
-    ].join("\n")
-    expect(migrationNames(output)).toEqual(["0005_schedule_streams_next_eligible.sql", "0006_jobs_run_history.sql"])
-    expect(migrationNames("✅ No migrations to apply!")).toEqual([])
+/** A Worker's console.warn and console.error of a JSON line as wrangler 4 dev writes them (colours kept). */
+const ESC = String.fromCharCode(27)
+const boxed = (kind: "WARNING" | "ERROR", text: string) => [
+  kind === "WARNING"
+    ? `${ESC}[33m▲ ${ESC}[43;33m[${ESC}[43;30mWARNING${ESC}[43;33m]${ESC}[0m ${ESC}[1m${text}${ESC}[0m`
+    : `${ESC}[31m✘ ${ESC}[41;31m[${ESC}[41;97mERROR${ESC}[41;31m]${ESC}[0m ${ESC}[1m${text}${ESC}[0m`,
+  "",
+  "",
+]
+
+describe("a Worker's warn and error lines under npm start", () => {
+  it("are the one plain line the Worker wrote, without wrangler's box and the two blank lines after it", () => {
+    const warnLine = '{"level":"warn","message":"heartbeat: not its cron","cron":"5 4 * * *"}'
+    const errorLine = '{"level":"error","message":"job.run","outcome":"failed"}'
+    const output = new DevOutput()
+    const shown = [
+      ...boxed("WARNING", warnLine),
+      "",
+      ...boxed("ERROR", errorLine),
+      "[wrangler:info] GET / 200 OK",
+    ].flatMap((line) => output.lines(line))
+    // The blank line the Worker's own output had between them stays.
+    expect(shown).toEqual([warnLine, "", errorLine, "[wrangler:info] GET / 200 OK"])
+  })
+
+  it("leaves wrangler's own boxed messages, which are not JSON, as wrangler writes them", () => {
+    const output = new DevOutput()
+    const own = boxed("WARNING", "Your worker has access to the following bindings:")
+    expect(own.flatMap((line) => output.lines(line))).toEqual(own)
   })
 })

@@ -1,27 +1,25 @@
+import { execFile } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import { say } from "./log.ts"
-import { runWranglerQuietly } from "./wrangler.ts"
+import { ROOT } from "./wrangler.ts"
 
 const MIGRATIONS_TIMEOUT_MS = 120_000
+const APPLY = fileURLToPath(new URL("./apply-migrations.ts", import.meta.url))
 
 /**
- * The migrations a `wrangler d1 migrations apply` run names, in order. wrangler redraws its table
- * of them after each one it applies; every table lists the same names.
- */
-export function migrationNames(output: string): string[] {
-  const names = [...output.matchAll(/│\s*(\d{4}_[^\s│]+\.sql)\s*│/g)].map((match) => match[1] as string)
-  return [...new Set(names)]
-}
-
-/**
- * Applies the local D1 migrations with wrangler's own output held back, then says one line per
- * migration applied (or that there was none); wrangler's whole output is shown only when it fails.
+ * Applies the local D1 migrations with the runtime's own output held back, then says one line per
+ * migration applied (or that there was none); the whole output is shown only when it fails.
  */
 export async function applyLocalMigrations(): Promise<void> {
-  // With stdin closed wrangler answers its "continue?" prompt with its fallback (yes); CI=true makes that explicit.
-  const output = await runWranglerQuietly(["d1", "migrations", "apply", "DB", "--local"], MIGRATIONS_TIMEOUT_MS, {
-    CI: "true",
+  const { stdout } = await promisify(execFile)(process.execPath, [APPLY], {
+    cwd: ROOT,
+    timeout: MIGRATIONS_TIMEOUT_MS,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  }).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`applying the local D1 migrations failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`)
   })
-  const applied = migrationNames(output)
+  const applied = JSON.parse(stdout.trim().split("\n").at(-1) ?? "[]") as string[]
   if (applied.length === 0) say("local D1: every migration already applied")
   for (const name of applied) say(`local D1: applied ${name}`)
 }

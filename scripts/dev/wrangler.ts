@@ -10,6 +10,17 @@ const WRANGLER_BIN = fileURLToPath(new URL("../../node_modules/.bin/wrangler", i
 
 const live = new Set<ChildProcess>()
 
+/** `wrangler dev`'s arguments for npm start: the HTTP port and workerd's inspector port, on 127.0.0.1. */
+export const devArgs = (port: number, inspector: number): string[] => [
+  "dev",
+  "--port",
+  String(port),
+  "--ip",
+  "127.0.0.1",
+  "--inspector-port",
+  String(inspector),
+]
+
 /**
  * Starts wrangler with the project root as cwd; its output is passed through line by line (by
  * `output`, which may add lines) or, with `output` null, kept in the child's pipes for the caller.

@@ -13,16 +13,17 @@ const HEADER =
 
 const SOURCE = path.join(ROOT, "src/infra/admin/openapi-document.ts")
 
-/** The document openapi-document.ts builds, bundled by esbuild first (its imports use TypeScript that Node cannot strip). */
+/** The document openapi-document.ts builds for the package's version, bundled by esbuild first (its imports use TypeScript that Node cannot strip). */
 export async function buildDocument(): Promise<Record<string, unknown>> {
+  const { version } = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")) as { version: string }
   const dir = await mkdtemp(path.join(tmpdir(), "slotwise-openapi-"))
   try {
     const outfile = path.join(dir, "document.mjs")
     await build({ entryPoints: [SOURCE], bundle: true, format: "esm", platform: "node", outfile, logLevel: "silent" })
     const { openapiDocument } = (await import(pathToFileURL(outfile).href)) as {
-      openapiDocument: () => Record<string, unknown>
+      openapiDocument: (version: string) => Record<string, unknown>
     }
-    return openapiDocument()
+    return openapiDocument(version)
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

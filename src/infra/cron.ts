@@ -20,6 +20,8 @@ export interface CronSchedule {
   isDayWithin(dayMs: unknown, afterMs: number, horizonMs: number): boolean
   /** The latest `count` times the expression names strictly before `beforeMs`, newest first. */
   previousBefore(beforeMs: number, count: number): number[]
+  /** The times the expression names in the hour starting at `hourMs` (a UTC hour's first millisecond), in order. */
+  slotsIn(hourMs: number): number[]
 }
 
 const DAY_MS = 86_400_000
@@ -49,6 +51,7 @@ export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
     throw new CronSyntaxError(`"${pattern}" is not a valid cron: ${(error as Error).message}`)
   }
   // Midnight of each day the expression names, in the runtime's own zone (UTC on Workers).
+  let hourMinutes: number[] | undefined
   const days = () => new Cron(`0 0 ${fields.slice(2).join(" ")}`, { mode: "5-part", paused: true })
   return {
     pattern,
@@ -69,8 +72,19 @@ export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
       inWindow(dayMs as number, afterMs, horizonMs) &&
       days().match(new Date(dayMs as number)),
     previousBefore: (beforeMs, count) => cron.previousRuns(count, new Date(beforeMs)).map((time) => time.getTime()),
+    slotsIn: (hourMs) => {
+      hourMinutes ??= minutesOf(pattern)
+      const minutes = hourMinutes.map((minute) => hourMs + minute * 60_000)
+      // In UTC the hour and day fields hold for the whole hour: one match answers for every minute.
+      if (timezone === "UTC") return minutes.length > 0 && cron.match(new Date(minutes[0] as number)) ? minutes : []
+      return minutes.filter((time) => cron.match(new Date(time)))
+    },
   }
 }
+
+/** The minutes of an hour the expression's minute field names. */
+const minutesOf = (pattern: string): number[] =>
+  new CronPattern(pattern, undefined, { mode: "5-part" }).minute.flatMap((on, minute) => (on ? [minute] : []))
 
 /** croner's parsed fields: what the pattern means, whatever its spelling. */
 function patternKey(pattern: string): string {

@@ -12,6 +12,8 @@ export interface SlotwiseEnv {
   SCHEDULES: StreamNamespace
   /** The admin route's bearer token (a Worker secret); unset, admin is off. */
   ADMIN_TOKEN?: string
+  /** Optional: an Analytics Engine dataset that gets one data point per job run and per settled batch of deliveries. */
+  SLOTWISE_METRICS?: AnalyticsEngineDataset
 }
 
 /** A Worker's env as slotwise reads it (its bindings are checked where they are declared: wrangler.toml). */

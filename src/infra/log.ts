@@ -1,3 +1,5 @@
+import { redactUrlSecrets } from "./url-secrets.ts"
+
 export type LogLevel = "debug" | "info" | "warn" | "error"
 
 export type LogFields = Record<string, unknown>
@@ -10,7 +12,7 @@ const WRITE: Readonly<Record<LogLevel, (line: string) => void>> = {
   error: (line) => console.error(line),
 }
 
-/** Writes one structured JSON line; Workers Logs and `wrangler tail` index its fields. */
+/** Writes one structured JSON line; Workers Logs and `wrangler tail` index its fields. No URL's secrets reach it (url-secrets.ts). */
 export function logLine(level: LogLevel, message: string, fields: LogFields = {}): void {
   WRITE[level](JSON.stringify({ level, message, ...fields }, errorReplacer))
 }
@@ -36,8 +38,9 @@ const CAUSE_DEPTH = 16
 const SHAPE_MAX = 200
 
 /**
- * A short, loggable description of anything thrown: its innermost cause (drizzle wraps D1's). Never
- * throws, whatever was thrown: an object with no prototype, a throwing getter, a revoked Proxy.
+ * A short, loggable description of anything thrown: its innermost cause (drizzle wraps D1's), with
+ * the userinfo, query values and fragment of any URL in it hidden (`***`). Never throws, whatever
+ * was thrown: an object with no prototype, a throwing getter, a revoked Proxy.
  *
  * @example
  * ```ts
@@ -46,6 +49,11 @@ const SHAPE_MAX = 200
  * ```
  */
 export function describeError(error: unknown): string {
+  // A message may quote a URL with its credentials (a fetch's, a redirect's Location): never shown.
+  return redactUrlSecrets(describeAnything(error))
+}
+
+function describeAnything(error: unknown): string {
   try {
     let root = error
     for (let depth = 0; depth < CAUSE_DEPTH && root instanceof Error && root.cause instanceof Error; depth++) {
@@ -81,5 +89,6 @@ function shapeOf(value: unknown): string {
 }
 
 function errorReplacer(_key: string, value: unknown): unknown {
+  if (typeof value === "string") return redactUrlSecrets(value)
   return value instanceof Error ? describeError(value) : value
 }

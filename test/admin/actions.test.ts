@@ -58,6 +58,30 @@ const leasesView = async () => {
 }
 const runNow = (name: string) => adminFetch(`/admin/jobs/${name}/run`, { method: "POST" })
 
+/** An exclusive job whose run `held` waits, once `running`, until `finish()`; its other runs end at once. */
+function heldJob(name: string, held: string) {
+  let started = () => {}
+  const running = new Promise<void>((resolve) => {
+    started = resolve
+  })
+  let finish = () => {}
+  const finishing = new Promise<void>((resolve) => {
+    finish = resolve
+  })
+  const job = Jobs.make({
+    name,
+    cron: "* * * * *",
+    exclusive: true,
+    timeout: "1 minute",
+    run: async (_slot, ctx) => {
+      if (ctx.runId !== held) return
+      started()
+      await finishing
+    },
+  })
+  return { job, running, finish }
+}
+
 /** The next slot of the declared crons, computed without the cron library. */
 const NEXT: Record<string, (now: number) => number> = {
   "* * * * *": (now) => Math.floor(now / MINUTE) * MINUTE + MINUTE,
@@ -233,24 +257,7 @@ describe("DELETE /admin/leases/:name", () => {
   })
 
   it("a forced release of a running job's lease still records that run's outcome when it ends", async () => {
-    let started = () => {}
-    const running = new Promise<void>((resolve) => {
-      started = resolve
-    })
-    let finish = () => {}
-    const finishing = new Promise<void>((resolve) => {
-      finish = resolve
-    })
-    const job = Jobs.make({
-      name: "admin.forced",
-      cron: "* * * * *",
-      exclusive: true,
-      timeout: "1 minute",
-      run: async () => {
-        started()
-        await finishing
-      },
-    })
+    const { job, running, finish } = heldJob("admin.forced", "r-forced")
     const slot = new Date(Date.UTC(2026, 10, 30, 4, 0))
     const run = Jobs.run(job, slot, { env, runId: "r-forced" })
     await running
@@ -262,6 +269,26 @@ describe("DELETE /admin/leases/:name", () => {
     expect(row).toMatchObject({ last_slot: slot.getTime(), holder: null, lease_until: null, last_run_id: "r-forced" })
     expect(row?.last_outcome).toBe("ran")
     expect(JSON.parse(row?.run_history as string)).toEqual([expect.objectContaining({ runId: "r-forced" })])
+  })
+
+  it("records a force-released run's outcome though a replica's clock a day ahead fired first: no claim lands below last_slot", async () => {
+    const { job, running, finish } = heldJob("admin.forced-ahead", "r-forced")
+    const slot = slotOf(Date.now()).getTime()
+    expect(await Jobs.run(job, new Date(slot - MINUTE), { env, runId: "r-before" })).toMatchObject({ status: "ran" })
+    // A replica a day ahead fires tomorrow's slot: not yet due by D1's clock, so last_slot stays where it was.
+    const ahead = await Jobs.run(job, new Date(slot + DAY), { env, runId: "r-ahead" })
+    expect(ahead).toMatchObject({ status: "skipped", reason: "slot taken" })
+    const run = Jobs.run(job, new Date(slot), { env, runId: "r-forced" })
+    await running
+    expect(await leaseRow(job.name)).toMatchObject({ last_slot: slot, holder: "r-forced" })
+    const res = await adminFetch(`/admin/leases/${job.name}?force=true`, { method: "DELETE" })
+    expect(await res.json()).toMatchObject({ released: true })
+    finish()
+    expect(await run).toMatchObject({ status: "ran", runId: "r-forced" })
+    const row = await env.DB.prepare("SELECT * FROM jobs_leases WHERE name = ?").bind(job.name).first()
+    expect(row).toMatchObject({ last_slot: slot, holder: null, last_run_id: "r-forced", last_outcome: "ran" })
+    const history = JSON.parse(row?.run_history as string) as Array<{ runId: string }>
+    expect(history.map((entry) => entry.runId)).toEqual(["r-before", "r-forced"])
   })
 
   it("releases an undeclared job's lease too", async () => {
@@ -314,7 +341,7 @@ describe("POST /admin/jobs/:name/run", () => {
   it("refuses (409) while another run holds the lease of an earlier slot", async () => {
     await awayFromMinuteEdge()
     const earlier = slotOf(Date.now()).getTime() - 2 * MINUTE
-    // Within 2 x the lease, so not taken for a lease written by a clock that jumped (claimSlot reclaims those).
+    // A lease is judged by its end and the lease written beside it (none here), never by the claimant's timeout.
     await setLease(ROLL_UP, earlier, Date.now() + MINUTE, "long-run")
     await expectProblem(await runNow(ROLL_UP), 409)
     expect(await leaseRow(ROLL_UP)).toMatchObject({ last_slot: earlier, holder: "long-run" })
@@ -547,7 +574,7 @@ describe("streams", () => {
       scheduleId: "t",
       occurrence: 1,
       attempt: 1,
-      idempotencyKey: `schedule:${stream}/t:1`,
+      idempotencyKey: created.idempotencyKey,
     })
 
     const after = (await json(await adminFetch(`/admin/streams/${stream}/schedules/t`))).schedule

@@ -1,63 +1,79 @@
+import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
+import type { JobHistory, StreamHistory } from "../../src/infra/admin/json.ts"
 import { adminFetch, json } from "../support/admin.ts"
-import { resetConsumers, script } from "../support/consumers.ts"
+import { resetConsumers } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
-import { openStream, SECOND, T0, value } from "../support/streams.ts"
+import { tickAt } from "../support/streams.ts"
+import { expectProblem, putSchedule, streamStub } from "./state.ts"
 
-const MINUTE = 60 * SECOND
 captureLogs()
-beforeEach(resetConsumers)
+const HOUR = 3_600_000
+const CLOSE = "billing.close-expired-trials"
 
-/** A schedule's events as the dashboard's schedule page reads them: type and data, newest first. */
-async function historyOf(stream: string, id: string) {
-  const res = await adminFetch(`/admin/streams/${stream}/schedules/${id}`)
-  expect(res.status).toBe(200)
-  return (await json(res)).events.map((event: { type: string; data: unknown }) => [event.type, event.data])
-}
+beforeEach(() => resetConsumers())
 
-describe("a schedule's history through admin", () => {
-  it("shows each delivery fired, late and failed, from the events its row carries", async () => {
-    const stream = openStream("admin-history")
-    for (const id of ["on-time", "flaky", "doomed"])
-      value(await stream.upsert({ id, consumer: "test.scripted", at: T0 }))
-    value(await stream.upsert({ id: "late", consumer: "test.scripted", at: T0 + MINUTE }))
-    script.set("flaky", ["retry"])
-    script.set("doomed", ["terminal"])
-    expect(await stream.tick(T0)).toMatchObject({ delivered: 1, retried: 1, failed: 1 })
-    expect(await stream.tick(T0 + SECOND)).toMatchObject({ delivered: 1 })
-    expect(await stream.tick(T0 + MINUTE + 5 * SECOND)).toMatchObject({ delivered: 1 })
+describe("GET /admin/jobs/:name/history", () => {
+  it("answers a job's hours from its hour rows and its cron: due, ran, missed, durations", async () => {
+    const now = Date.now()
+    const hour = now - (now % HOUR)
+    // Two nights of the daily job as its releases would have written them: one ran, one failed; one missed between.
+    const night = (daysAgo: number) => hour - daysAgo * 24 * HOUR - (((hour / HOUR) % 24) - 3) * HOUR
+    const insert =
+      "INSERT INTO jobs_run_hours (job, hour, ran, failed, timed_out, skipped, max_ms, runs) VALUES (?, ?, ?, ?, 0, 0, ?, ?)"
+    await env.DB.batch([
+      env.DB.prepare(insert).bind(CLOSE, night(4), 1, 0, 1_200, "0:r:1200"),
+      env.DB.prepare(insert).bind(CLOSE, night(2), 0, 1, 90, "0:f:90"),
+    ])
+    const res = await adminFetch(`/admin/jobs/${CLOSE}/history?days=5`)
+    expect(res.status).toBe(200)
+    const history = (await json(res)) as JobHistory
+    expect(history).toMatchObject({ job: CLOSE, days: 5, knownSince: night(4) })
+    const shown = history.hours.map(({ hour, due, ran, failed, missed, medianMs, maxMs }) => ({
+      hour,
+      due,
+      ran,
+      failed,
+      missed,
+      medianMs,
+      maxMs,
+    }))
+    expect(shown.slice(0, 3)).toEqual([
+      { hour: night(4), due: 1, ran: 1, failed: 0, missed: 0, medianMs: 1_200, maxMs: 1_200 },
+      { hour: night(3), due: 1, ran: 0, failed: 0, missed: 1, medianMs: null, maxMs: null },
+      { hour: night(2), due: 1, ran: 0, failed: 1, missed: 0, medianMs: 90, maxMs: 90 },
+    ])
+  })
 
-    expect(await historyOf(stream.name, "on-time")).toEqual([
-      ["schedule/fired", { occurrence: 1, attempt: 1, lateByMs: 0, nextAt: T0, state: "completed" }],
-      ["schedule/set", expect.objectContaining({ cause: "created" })],
-    ])
-    expect(await historyOf(stream.name, "late")).toEqual([
-      ["schedule/late", { occurrence: 1, lateByMs: 5 * SECOND }],
-      ["schedule/fired", expect.objectContaining({ occurrence: 1, lateByMs: 5 * SECOND })],
-      ["schedule/set", expect.objectContaining({ cause: "created" })],
-    ])
-    expect(await historyOf(stream.name, "flaky")).toEqual([
-      ["schedule/fired", expect.objectContaining({ occurrence: 1, attempt: 2 })],
-      ["schedule/failed", expect.objectContaining({ occurrence: 1, attempts: 1, retryAt: T0 + SECOND })],
-      ["schedule/set", expect.objectContaining({ cause: "created" })],
-    ])
-    expect(await historyOf(stream.name, "doomed")).toEqual([
-      ["schedule/failed", expect.objectContaining({ occurrence: 1, attempts: 1, terminal: true })],
-      ["schedule/set", expect.objectContaining({ cause: "created" })],
-    ])
+  it("refuses an unknown job (404) and days outside 1..30 (400 naming days)", async () => {
+    await expectProblem(await adminFetch("/admin/jobs/no-such-job/history"), 404, "name")
+    await expectProblem(await adminFetch(`/admin/jobs/${CLOSE}/history?days=0`), 400, "days")
+    await expectProblem(await adminFetch(`/admin/jobs/${CLOSE}/history?days=31`), 400, "days")
+  })
+})
 
-    // The stream's feed holds the same events, newest first across its schedules.
-    const feed = (await json(await adminFetch(`/admin/streams/${stream.name}/events?limit=500`))).events as Array<{
-      seq: number
-      scheduleId: string
-      type: string
-    }>
-    expect(feed.map((event) => event.seq)).toEqual(feed.map((event) => event.seq).sort((a, b) => b - a))
-    const ofEach = await Promise.all(
-      ["on-time", "late", "flaky", "doomed"].map(async (id) =>
-        (await historyOf(stream.name, id)).map(([type]: [string]) => `${id} ${type}`),
-      ),
-    )
-    expect(feed.map((event) => `${event.scheduleId} ${event.type}`).sort()).toEqual(ofEach.flat().sort())
+describe("GET /admin/streams/:stream/history", () => {
+  it("answers the stream's deliveries per minute, and per hour for the month", async () => {
+    const stream = "admin-history"
+    const schedule = await putSchedule(stream, "soon", { consumer: "test.scripted", after: "1 second" })
+    const report = await tickAt(streamStub(stream) as never, schedule.nextAt + 250)
+    expect(report).toMatchObject({ delivered: 1 })
+    const day = (await json(await adminFetch(`/admin/streams/${stream}/history`))) as StreamHistory
+    expect(day).toMatchObject({ stream, range: "day", stepMs: 60_000 })
+    const minute = schedule.nextAt - (schedule.nextAt % 60_000)
+    expect(day.points).toEqual([
+      { at: minute, delivered: 1, retried: 0, failed: 0, lateMedianMs: 250, lateP99Ms: 250, lateMaxMs: 250 },
+    ])
+    const month = (await json(await adminFetch(`/admin/streams/${stream}/history?range=month`))) as StreamHistory
+    expect(month).toMatchObject({ range: "month", stepMs: HOUR })
+    expect(month.points.map(({ at, delivered }) => ({ at, delivered }))).toEqual([
+      { at: minute - (minute % HOUR), delivered: 1 },
+    ])
+  })
+
+  it("refuses a stream it does not know (404) and a range it does not keep (400 naming range)", async () => {
+    await expectProblem(await adminFetch("/admin/streams/no-such-stream/history"), 404, "stream")
+    await putSchedule("admin-history-range", "daily")
+    await expectProblem(await adminFetch("/admin/streams/admin-history-range/history?range=week"), 400, "range")
   })
 })

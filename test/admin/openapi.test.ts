@@ -2,7 +2,14 @@ import { env } from "cloudflare:workers"
 import { Hono } from "hono"
 import { describe, expect, it } from "vitest"
 import { admin } from "../../src/infra/admin/index.ts"
-import { eventsQuery, releaseQuery, schedulesQuery, streamsQuery } from "../../src/infra/admin/inputs.ts"
+import {
+  eventsQuery,
+  jobHistoryQuery,
+  releaseQuery,
+  schedulesQuery,
+  streamHistoryQuery,
+  streamsQuery,
+} from "../../src/infra/admin/inputs.ts"
 import { DOCUMENT } from "../../src/infra/admin/openapi.generated.ts"
 import { openapiDocument } from "../../src/infra/admin/openapi-document.ts"
 import { ADMIN_ROUTES, type AdminRoute, adminPath } from "../../src/infra/admin/routes.ts"
@@ -28,6 +35,8 @@ describe("GET /admin/openapi.json", () => {
       schedules: schedulesQuery,
       events: eventsQuery,
       releaseLease: releaseQuery,
+      jobHistory: jobHistoryQuery,
+      streamHistory: streamHistoryQuery,
     } as const
     for (const [name, route] of Object.entries(ADMIN_ROUTES)) {
       const path = route.path.replace(/:(\w+)/g, "{$1}")
@@ -66,7 +75,8 @@ describe("the document's answers", () => {
   })
 
   it("is served as generated from the schemas the handlers use (npm run build:openapi)", () => {
-    expect(DOCUMENT).toEqual(openapiDocument())
+    // Its version is the package's (test/node/openapi-document.test.ts reads package.json).
+    expect(DOCUMENT).toEqual(openapiDocument(DOCUMENT.info.version))
   })
 })
 

@@ -161,7 +161,15 @@ async function main() {
   const trigger = await admin("/streams/user-7/schedules/welcome/trigger", { method: "POST" })
   check(trigger.ok, `admin's trigger makes user-7/welcome due now (${trigger.status})`)
 
-  const expected = ["schedule:user-7/welcome:1", "schedule:user-8/soon:1"]
+  // Each schedule's key, as its upsert answered it: schedule:<stream>/<id>@<incarnation>:<occurrence>.
+  const soon = (await put.json()).schedule
+  const expected = [welcome.idempotencyKey, soon.idempotencyKey]
+  check(
+    expected.every((key, i) =>
+      new RegExp(`^schedule:${["user-7/welcome", "user-8/soon"][i]}@[0-9a-f]{12}:1$`).test(key),
+    ),
+    `each upsert answers its occurrence's idempotency key: ${JSON.stringify(expected)}`,
+  )
   const deadline = Date.now() + DELIVERY_TIMEOUT_MS
   let received = []
   while (Date.now() < deadline) {

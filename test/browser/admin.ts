@@ -1,3 +1,5 @@
+import type { Page } from "playwright-core"
+import { byTestId } from "./chromium.ts"
 import type { LocalWorker } from "./worker.ts"
 
 const REQUEST_TIMEOUT_MS = 15_000
@@ -20,4 +22,12 @@ export function adminClient(worker: LocalWorker): AdminCall {
     if (!res.ok) throw new Error(`${method} /admin${path} answered ${res.status}: ${text}`)
     return JSON.parse(text)
   }
+}
+
+/** Opens the dashboard and gives it the worker's token, as a person does; answers once the app shows. */
+export async function signIn(page: Page, worker: LocalWorker): Promise<void> {
+  await page.goto(`${worker.origin}/admin`)
+  await page.fill(byTestId("token-input"), worker.token)
+  await page.click(byTestId("token-submit"))
+  await page.locator(byTestId("app")).waitFor()
 }

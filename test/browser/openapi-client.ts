@@ -2,7 +2,8 @@
  * The typed admin client the OpenAPI test compiles (tsc, strict) against the types openapi-typescript
  * generates from /admin/openapi.json, then runs against `wrangler dev`: every operation through
  * openapi-fetch, using the answers' typed fields (an answer typed `never` does not compile).
- * Kept as text: it imports the generated `./schema.ts`, which exists only in the test's directory.
+ * A schedule's PUT body with two timings must not compile. Kept as text: it imports the generated
+ * `./schema.ts`, which exists only in the test's directory.
  */
 export const CLIENT_SOURCE = `
 import createClient from "openapi-fetch"
@@ -45,6 +46,17 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
   await record(
     "runJob", "post", "/jobs/{name}/run",
     admin.POST("/jobs/{name}/run", { params: { path: { name: "no-such-job" } } }),
+  )
+
+  const hours = await record(
+    "jobHistory", "get", "/jobs/{name}/history",
+    admin.GET("/jobs/{name}/history", { params: { path: { name: job }, query: { days: 2 } } }),
+  )
+  const due: number | undefined = hours.data?.hours[0]?.due
+  const median: number | null | undefined = hours.data?.hours[0]?.medianMs
+  await record(
+    "jobHistory", "get", "/jobs/{name}/history",
+    admin.GET("/jobs/{name}/history", { params: { path: { name: job }, query: { days: 31 } } }),
   )
 
   const leases = await record("leases", "get", "/leases", admin.GET("/leases"))
@@ -108,6 +120,16 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     admin.GET("/streams/{stream}/events", { params: { path: { stream: at.stream }, query: { limit: 5 } } }),
   )
   const type: string | undefined = events.data?.events[0]?.type
+  const history = await record(
+    "streamHistory", "get", "/streams/{stream}/history",
+    admin.GET("/streams/{stream}/history", { params: { path: { stream: at.stream }, query: { range: "month" } } }),
+  )
+  const step: number | undefined = history.data?.stepMs
+  const delivered: number | undefined = history.data?.points[0]?.delivered
+  await record(
+    "streamHistory", "get", "/streams/{stream}/history",
+    admin.GET("/streams/{stream}/history", { params: { path: { stream: "no-such-stream" } } }),
+  )
   const removed = await record(
     "remove", "delete", "/streams/{stream}/schedules/{id}",
     admin.DELETE("/streams/{stream}/schedules/{id}", { params: { path: at } }),
@@ -117,7 +139,23 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     "remove", "delete", "/streams/{stream}/schedules/{id}",
     admin.DELETE("/streams/{stream}/schedules/{id}", { params: { path: at } }),
   )
-  void [now, outcome, held, nextAt, listed, scheduled, kind, seq, type, gone]
+  void [now, outcome, due, median, held, nextAt, listed, scheduled, kind, seq, type, step, delivered, gone]
   return answers
 }
+
+/** A schedule's PUT body names one timing: each alone compiles; two, a timezone without cron, or none do not. */
+type ScheduleBody = paths["/streams/{stream}/schedules/{id}"]["put"]["requestBody"]["content"]["application/json"]
+export const oneTimingEach: ScheduleBody[] = [
+  { consumer: "c", at: "2030-01-01T00:00:00Z" },
+  { consumer: "c", after: "1 hour", payload: { account: "acme" } },
+  { consumer: "c", every: 60000, maxAttempts: 3 },
+  { consumer: "c", cron: "0 9 * * *", timezone: "Europe/Berlin" },
+]
+// An unused @ts-expect-error fails the compile: each body below must really be refused.
+// @ts-expect-error every and cron together
+export const twoTimings: ScheduleBody = { consumer: "c", every: "1 minute", cron: "* * * * *" }
+// @ts-expect-error a timezone belongs to cron alone
+export const zonedEvery: ScheduleBody = { consumer: "c", every: "1 minute", timezone: "UTC" }
+// @ts-expect-error no timing
+export const untimed: ScheduleBody = { consumer: "c" }
 `

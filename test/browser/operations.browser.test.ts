@@ -7,7 +7,7 @@ import type { Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
 import { seedDemo } from "../../scripts/dev/seed.ts"
 import { ROOT } from "../../scripts/dev/wrangler.ts"
-import { type AdminCall, adminClient } from "./admin.ts"
+import { type AdminCall, adminClient, signIn } from "./admin.ts"
 import { byTestId, openBrowser, type Session } from "./chromium.ts"
 import { type LocalWorker, startWorker } from "./worker.ts"
 
@@ -52,10 +52,7 @@ beforeAll(async () => {
   await seedDemo(worker.origin, worker.token)
   session = await openBrowser()
   page = session.page
-  await page.goto(`${worker.origin}/admin`)
-  await page.fill(byTestId("token-input"), worker.token)
-  await page.click(byTestId("token-submit"))
-  await page.locator(byTestId("app")).waitFor()
+  await signIn(page, worker)
 }, 240_000)
 
 afterAll(async () => {

@@ -57,7 +57,8 @@ describe("Schedules.workflow under wrangler dev", () => {
     expect(triggered.status).toBe(200)
 
     const sent = await statementSent()
-    expect(sent).toContain(`"idempotencyKey":"schedule:${ACCOUNT}/monthly-statement:1"`)
+    expect(put.body.idempotencyKey).toMatch(new RegExp(`^schedule:${ACCOUNT}/monthly-statement@[0-9a-f]{12}:1$`))
+    expect(sent).toContain(`"idempotencyKey":"${put.body.idempotencyKey}"`)
     expect(sent).toContain("Usage: 0 units")
     expect(sentLines()).toHaveLength(1)
     const events = (await call("GET", `/admin/streams/${ACCOUNT}/schedules/monthly-statement`)).body.events as Array<{

@@ -11,9 +11,11 @@ import { captureLogs } from "../support/logs.ts"
 const logs = captureLogs()
 const db = database(env.DB)
 const MINUTE = 60_000
-// Far from the other billing tests' slots, so no other run rolls these events up.
+// Far from the other billing tests' slots, so no other run rolls these events up; runs stand in the
+// database's clock a second past their slot (the real one would refuse a slot of 2099 as not yet due).
 const S0 = Date.UTC(2099, 5, 1, 12, 0)
 const slot = (k: number) => new Date(S0 + k * MINUTE)
+const onTime = (k: number) => ({ now: () => slot(k).getTime() + 1_000 })
 const leaseOf = (name: string) => db.select().from(jobsLeases).where(eq(jobsLeases.name, name)).get()
 
 /** A job that counts its runs per slot and how many overlap; hold(runId) keeps that one run inside until release(). */
@@ -72,7 +74,9 @@ describe("drill: D1 down for a stretch of slots", () => {
     const down = { env: { ...env, DB: outage.db } }
     const downSlots = [0, 1, 2, 3]
     for (const k of downSlots) {
-      expect(await Jobs.run(job, slot(k), { ...down, runId: `down-${k}` })).toMatchObject({ status: "skipped" })
+      expect(await Jobs.run(job, slot(k), { ...down, ...onTime(k), runId: `down-${k}` })).toMatchObject({
+        status: "skipped",
+      })
     }
     // One claim attempt per slot, never retried in process, and nothing else asked of D1.
     expect(outage.calls).toHaveLength(downSlots.length)
@@ -95,15 +99,15 @@ describe("drill: D1 down for a stretch of slots", () => {
     expect(await usageTotalOf(db, account)).toBeUndefined()
 
     logs.lines.length = 0
-    expect((await Jobs.run(job, slot(4), { env })).status).toBe("ran")
+    expect((await Jobs.run(job, slot(4), { env, ...onTime(4) })).status).toBe("ran")
     // Everything due as of the healing slot, the missed minutes included; nothing after it.
     expect(await usageTotalOf(db, account)).toEqual({ account, quantity: 11_111, throughSlot: slot(4).getTime() })
     expect(await leaseOf(job.name)).toMatchObject({ lastSlot: slot(4).getTime(), holder: null })
     expect(logs.of("job.run")).toEqual([expect.objectContaining({ outcome: "ran", slot: slot(4).toISOString() })])
 
     // The missed slots stay given up: a late fire of one of them is refused.
-    expect((await Jobs.run(job, slot(2), { env })).status).toBe("skipped")
-    expect((await Jobs.run(job, slot(5), { env })).status).toBe("ran")
+    expect((await Jobs.run(job, slot(2), { env, ...onTime(5) })).status).toBe("skipped")
+    expect((await Jobs.run(job, slot(5), { env, ...onTime(5) })).status).toBe("ran")
     expect((await usageTotalOf(db, account))?.quantity).toBe(111_111)
   })
 })
@@ -122,7 +126,7 @@ describe("drill: 100 concurrent heartbeats", () => {
     counter.hold()
     // Every scheduled time falls in the same minute, as duplicate or retried fires would.
     const beats = Array.from({ length: 100 }, (_, i) =>
-      beat([counter.job, shared], S0 + 10 * MINUTE + (i % 60) * 1_000 + i, env),
+      beat([counter.job, shared], S0 + 10 * MINUTE + (i % 60) * 1_000 + i, env, onTime(10)),
     )
     // Hold the winner inside its run while the others claim, so they race a live lease too.
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -142,7 +146,7 @@ describe("drill: 100 concurrent heartbeats", () => {
   })
 })
 
-describe("drill: a clock jumping across a live lease", () => {
+describe("drill: the database's clock jumping across a live lease", () => {
   // timeout 1 minute: the lease is 2 minutes.
   const LEASE = 2 * MINUTE
 
@@ -159,15 +163,16 @@ describe("drill: a clock jumping across a live lease", () => {
     const leaseUntil = writtenAt + LEASE
     expect(await leaseOf(job.name)).toMatchObject({ lastSlot: slot(20).getTime(), leaseUntil, holder: "holder" })
 
+    // `now` is the database's clock: the claim's referee.
     const attempts = [
-      // The same slot, from a clock far ahead (the lease looks long expired) and far behind
-      // (the lease looks written by a clock that jumped): last_slot refuses both.
+      // The same slot, the clock far ahead (the lease looks long expired) and far behind (the lease
+      // looks written while it ran ahead): last_slot refuses both.
       at(20, leaseUntil + 10 * LEASE, "same-slot-ahead"),
       at(20, writtenAt - 365 * 24 * 60 * MINUTE, "same-slot-behind"),
-      // Later slots while the lease is live, from a clock a little ahead...
+      // Later slots while the lease is live, the clock a little ahead...
       at(21, slot(21).getTime() + 30_000, "ahead"),
       at(22, leaseUntil - 1, "just-before-expiry"),
-      // ...and from clocks behind, up to exactly one lease behind: lease_until = now + 2 x lease.
+      // ...and gone back, up to exactly one lease (lease_until = now + 2 x lease): not yet due, or held.
       at(23, writtenAt - 1, "behind"),
       at(24, leaseUntil - 2 * LEASE, "one-lease-behind"),
     ]
@@ -178,9 +183,10 @@ describe("drill: a clock jumping across a live lease", () => {
     expect((await holder).status).toBe("ran")
     expect(counter.peak()).toBe(1)
 
-    // Released, the lease no longer blocks; the slot itself stays claimed, from any clock.
+    // Released, the lease no longer blocks; the slot itself stays claimed, at any time; a slot is run once due.
     expect((await at(20, writtenAt + 5 * MINUTE, "after-release")).status).toBe("skipped")
-    expect((await at(25, slot(25).getTime() - 3 * MINUTE, "next-behind")).status).toBe("ran")
+    expect((await at(25, slot(25).getTime() - 3 * MINUTE, "not-yet-due")).status).toBe("skipped")
+    expect((await at(25, slot(25).getTime() + 1_000, "next")).status).toBe("ran")
     expect(counter.runs).toEqual(
       new Map([
         [slot(20).toISOString(), 1],
@@ -188,20 +194,20 @@ describe("drill: a clock jumping across a live lease", () => {
       ]),
     )
     // No skipped attempt logged a line: losing a claim is silent.
-    expect(logs.of("job.run").map((line) => line.runId)).toEqual(["holder", "next-behind"])
+    expect(logs.of("job.run").map((line) => line.runId)).toEqual(["holder", "next"])
   })
 
-  it("reclaims a lease written by a clock that jumped ahead, exactly when it lies beyond now + 2 x lease", async () => {
+  it("reclaims a lease written while the database's clock ran ahead, exactly when it ends beyond now + 2 x its lease", async () => {
     const counter = countingJob("drill.jumped", MINUTE)
     const { job } = counter
-    // The jumped run's release fails, as a crash would leave it: its far-future lease stays.
+    // The run's release fails, as a crash would leave it: the lease it was given stays.
     const releaseFails = { env: { ...env, DB: failingD1(env.DB, (query) => query.startsWith("update")).db } }
     const yearAhead = slot(30).getTime() + 365 * 24 * 60 * MINUTE
     expect((await Jobs.run(job, slot(30), { ...releaseFails, now: () => yearAhead })).status).toBe("ran")
     expect(await leaseOf(job.name)).toMatchObject({ lastSlot: slot(30).getTime(), leaseUntil: yearAhead + LEASE })
 
-    // The next slot, on a correct clock, does not wait a year.
-    const result = await Jobs.run(job, slot(31), { env, now: () => slot(31).getTime() + 1_000, runId: "reclaimer" })
+    // The clock set right, the next slot does not wait a year.
+    const result = await Jobs.run(job, slot(31), { env, ...onTime(31), runId: "reclaimer" })
     expect(result.status).toBe("ran")
     expect(await leaseOf(job.name)).toMatchObject({
       name: job.name,
@@ -210,12 +216,37 @@ describe("drill: a clock jumping across a live lease", () => {
       holder: null,
     })
 
-    // The boundary, on a lease left at written + 1 lease: held at exactly now + 2 x lease, reclaimed 1 ms past it.
-    const written = slot(32).getTime()
+    // The boundary, on a late fire's lease (claimed 5 minutes after its slot) and the clock gone back:
+    // held at exactly now + 2 x lease, reclaimed 1 ms past it.
+    const written = slot(32).getTime() + 5 * MINUTE
     expect((await Jobs.run(job, slot(32), { ...releaseFails, now: () => written })).status).toBe("ran")
     expect((await leaseOf(job.name))?.leaseUntil).toBe(written + LEASE)
     expect((await Jobs.run(job, slot(33), { env, now: () => written - LEASE })).status).toBe("skipped")
     expect((await Jobs.run(job, slot(33), { env, now: () => written - LEASE - 1 })).status).toBe("ran")
     expect(counter.runs).toEqual(new Map([30, 31, 32, 33].map((k) => [slot(k).toISOString(), 1])))
+  })
+})
+
+describe("drill: a deploy that shortens a job's timeout while a run of the previous version holds its lease", () => {
+  it("refuses the new version's slots while that lease lives, and records the previous run's outcome", async () => {
+    // Both versions share the name, so the lease row; the previous one's run is held inside until released.
+    const previous = countingJob("drill.redeployed", 10 * MINUTE)
+    const next = Jobs.make({ ...previous.job, timeout: "30 seconds", run: () => {} })
+    expect([previous.job.leaseMs, next.leaseMs]).toEqual([11 * MINUTE, 90_000])
+    previous.hold("previous-run")
+    const holding = Jobs.run(previous.job, slot(40), { env, ...onTime(40), runId: "previous-run" })
+    await expect.poll(() => previous.total()).toBe(1)
+
+    // One minute on, and until the previous lease ends, the new version finds the slot taken.
+    for (const k of [41, 45, 50]) {
+      expect(await Jobs.run(next, slot(k), { env, ...onTime(k) }), `slot ${k}`).toMatchObject({
+        status: "skipped",
+        reason: "slot taken",
+      })
+    }
+    previous.release()
+    expect(await holding).toMatchObject({ status: "ran", runId: "previous-run" })
+    expect(await leaseOf(next.name)).toMatchObject({ lastSlot: slot(40).getTime(), lastRunId: "previous-run" })
+    expect((await Jobs.run(next, slot(51), { env, ...onTime(51) })).status).toBe("ran")
   })
 })

@@ -12,6 +12,7 @@ import {
   summaryOf,
 } from "../../src/infra/jobs/record.ts"
 import { captureLogs } from "../support/logs.ts"
+import { countingRoundTrips } from "../support/round-trips.ts"
 
 const logs = captureLogs()
 const db = database(env.DB)
@@ -30,30 +31,6 @@ const clock = (...times: number[]) => {
 let jobs = 0
 const exclusive = (run: Job["run"], timeout: number | "1 second" = 1_000) =>
   Jobs.make({ name: `history.job-${++jobs}`, cron: "* * * * *", exclusive: true, timeout, run })
-
-/** The D1 binding with every statement prepared through it (and every batch) counted. */
-function countingD1(real: D1Database) {
-  const statements: string[] = []
-  const db = new Proxy(real, {
-    get(target, property, receiver) {
-      if (property === "prepare") {
-        return (query: string) => {
-          statements.push(query)
-          return target.prepare(query)
-        }
-      }
-      if (property === "batch" || property === "exec") {
-        return (...args: unknown[]) => {
-          statements.push(`${String(property)}(${JSON.stringify(args).length})`)
-          return (Reflect.get(target, property, receiver) as (...a: unknown[]) => unknown).apply(target, args)
-        }
-      }
-      const value = Reflect.get(target, property, receiver)
-      return typeof value === "function" ? value.bind(target) : value
-    },
-  })
-  return { db, statements }
-}
 
 describe("a run's record, written by the release that ends it", () => {
   it("records ran, failed and timed-out with the run id, duration, finish time and the error cut to its limit", async () => {
@@ -143,13 +120,12 @@ describe("a run's record, written by the release that ends it", () => {
     expect(await rowOf(job.name)).toEqual(before)
   })
 
-  it("costs a run the two statements it always took, the claim and the release, and no other D1 write", async () => {
-    const { db: counted, statements } = countingD1(env.DB)
+  it("costs a run the two round trips it always took, the claim and the release's batch, and no other", async () => {
+    const { db: counted, trips } = countingRoundTrips(env.DB)
     const job = exclusive((_slot, ctx) => ctx.report({ items: 3 }))
     expect((await Jobs.run(job, slot(0), { env: { ...env, DB: counted } })).status).toBe("ran")
-    expect(statements).toHaveLength(2)
-    expect(statements[0]).toMatch(/^insert into "?jobs_leases"?/i)
-    expect(statements[1]).toMatch(/^update "?jobs_leases"? set/i)
+    // The batch: the previous run's slot read, the release, the run's hour row and the sweep of old hours.
+    expect(trips).toEqual(["insert into jobs_leases", "batch of 4"])
     expect(runsOf(await leaseOf(job.name))).toHaveLength(1)
     expect(summaryOf(await leaseOf(job.name))).toEqual({ items: 3 })
   })

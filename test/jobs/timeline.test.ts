@@ -23,8 +23,7 @@ const lease = (runs: RunRecord[], lastSlot = runs.at(-1)?.slot ?? 0, leaseUntil:
   lastSlot,
   leaseUntil,
   holder: leaseUntil === null ? null : "holder",
-  lowerSlot: null,
-  jumpStart: null,
+  leaseMs: leaseUntil === null ? null : 2 * MINUTE,
   lastRunSlot: null,
   lastRunId: null,
   lastOutcome: null,
@@ -111,22 +110,18 @@ describe("the heartbeat's liveness", () => {
     })
   })
 
-  it("says ahead for a slot claimed more than a minute in the future, and judges the last fire by the slots below it", () => {
+  it("says ahead for a slot claimed more than a minute in the future, and judges the last fire by the other rows", () => {
     const tomorrow = at(0) + 86_400_000
-    // A replica a day ahead claimed tomorrow's slot; the others' newest claim is kept in lower_slot.
-    const leases = [{ lastSlot: tomorrow, lowerSlot: at(0) }]
+    // A slot claimed while the database's clock ran a day ahead; another job's row shows the last fire.
+    const leases = [{ lastSlot: tomorrow }, { lastSlot: at(0) }]
     expect(liveness([watchdog], leases, at(1))).toEqual({
       status: "ahead",
       lastFiredAt: at(0),
       missedSlot: null,
       aheadSlot: tomorrow,
     })
-    // Once real time reaches the first slot it ran early (jump_start), that slot is the last fire.
-    const caughtUp = [{ lastSlot: tomorrow, lowerSlot: at(0), jumpStart: at(2) }]
-    expect(liveness([watchdog], caughtUp, at(2))).toMatchObject({ status: "ahead", lastFiredAt: at(2) })
-    expect(liveness([watchdog], caughtUp, at(0))).toMatchObject({ status: "ahead", lastFiredAt: at(0) })
-    expect(liveness([watchdog], [{ lastSlot: at(2), lowerSlot: null }], at(1)).status).toBe("alive")
-    expect(liveness([watchdog], [{ lastSlot: at(2) + 1, lowerSlot: null }], at(1))).toMatchObject({
+    expect(liveness([watchdog], [{ lastSlot: at(2) }], at(1)).status).toBe("alive")
+    expect(liveness([watchdog], [{ lastSlot: at(2) + 1 }], at(1))).toMatchObject({
       status: "ahead",
       lastFiredAt: null,
       aheadSlot: at(2) + 1,

@@ -1,10 +1,13 @@
 import type { Client } from "@libsql/client"
 import { PgDialect } from "drizzle-orm/pg-core"
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core"
+import type pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { claimStatement } from "../../src/infra/jobs/claim.ts"
+import { applyPostgresMigrations, openPostgres } from "../../src/infra/node/postgres.ts"
 import { type ClaimEngine, claimScenarios } from "../support/claim-scenarios.ts"
-import { libsqlEngine, migratedDatabase, pgliteEngine, postgresServerEngine } from "./engines.ts"
+import { libsqlEngine, migratedDatabase, pgliteEngine } from "./engines.ts"
+import { containerPostgresEngine, freshPostgresDatabase } from "./postgres-database.ts"
 
 // The same scenarios run on D1 in workerd: test/jobs/claim-engines.test.ts.
 describe("the claim statement on libSQL (the container's SQLite file)", () => {
@@ -25,26 +28,31 @@ describe("the claim statement on Postgres (PGlite, in process)", () => {
   claimScenarios(() => postgres.engine)
 })
 
-// The suite's global setup (postgres-server.ts) always sets this: its own server from npm, or the one you named.
-describe("the claim statement on a Postgres server", () => {
-  let postgres: { engine: ClaimEngine; close: () => Promise<void> }
+// The suite's global setup (postgres-server.ts) always starts a server (from npm), or uses the one you named.
+describe("the claim statement on a Postgres server, as the container runs it", () => {
+  let pool: pg.Pool
   beforeAll(async () => {
-    const serverUrl = process.env.SLOTWISE_TEST_POSTGRES_URL
-    if (!serverUrl)
-      throw new Error("SLOTWISE_TEST_POSTGRES_URL is unset: the Node suite's global setup starts a server")
-    postgres = await postgresServerEngine(serverUrl)
+    // 20 connections, so that 20 concurrent claims really are concurrent.
+    pool = await openPostgres(await freshPostgresDatabase(), {
+      poolMax: 20,
+      statementTimeoutMs: 10_000,
+      connectTimeoutMs: 5_000,
+    })
+    await applyPostgresMigrations(pool, "migrations/postgres")
   })
-  afterAll(() => postgres.close())
-  claimScenarios(() => postgres.engine)
+  afterAll(() => pool.end())
+  claimScenarios(() => containerPostgresEngine(pool))
 })
 
 describe("the claim statement", () => {
   it("is one SQL text on SQLite and Postgres, only the placeholders numbered differently", () => {
-    const statement = claimStatement({ name: "a", slot: 1, now: 2, leaseMs: 3, holder: "h" })
-    const sqlite = new SQLiteAsyncDialect().sqlToQuery(statement)
-    const postgres = new PgDialect().sqlToQuery(statement)
-    expect(postgres.sql.replace(/\$\d+/g, "?")).toBe(sqlite.sql)
-    expect(postgres.params).toEqual(sqlite.params)
-    expect(sqlite.sql).toMatch(/^insert into jobs_leases .*\son conflict \(name\) do update\s.*\sreturning name$/s)
+    for (const now of [2, undefined]) {
+      const statement = claimStatement({ name: "a", slot: 1, leaseMs: 3, holder: "h", ...(now ? { now } : {}) })
+      const sqlite = new SQLiteAsyncDialect().sqlToQuery(statement)
+      const postgres = new PgDialect().sqlToQuery(statement)
+      expect(postgres.sql.replace(/\$\d+/g, "?")).toBe(sqlite.sql)
+      expect(postgres.params).toEqual(sqlite.params)
+      expect(sqlite.sql).toMatch(/^insert into jobs_leases .*\son conflict \(name\) do update\s.*\sreturning name$/s)
+    }
   })
 })

@@ -1,19 +1,14 @@
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import type { Client } from "@libsql/client"
-import { sql } from "drizzle-orm"
-import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres"
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite"
-import pg from "pg"
-import { database } from "../../src/infra/db/index.ts"
-import { claimStatement } from "../../src/infra/jobs/claim.ts"
-import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
 import { d1OverLibsql } from "../../src/infra/node/d1.ts"
+import { type BoundStatement, type DriverAnswer, d1Binding } from "../../src/infra/node/d1-binding.ts"
 import { openDatabase } from "../../src/infra/node/database.ts"
 import { applyMigrations } from "../../src/infra/node/migrations.ts"
-import type { ClaimEngine } from "../support/claim-scenarios.ts"
+import { numberPlaceholders } from "../../src/infra/node/placeholders.ts"
+import { type ClaimEngine, d1Engine } from "../support/claim-engine.ts"
 
 /** A fresh SQLite file's URL in its own temporary folder. */
 export const freshFileUrl = () => `file:${path.join(mkdtempSync(path.join(tmpdir(), "slotwise-")), "slotwise.db")}`
@@ -25,66 +20,35 @@ export async function migratedDatabase(url = freshFileUrl()): Promise<{ client: 
   return { client, url }
 }
 
-/** The claim as the container runs it: the engine's claimSlot over the D1 binding over libSQL. */
-export function libsqlEngine(client: Client): ClaimEngine {
-  const db = database(d1OverLibsql(client))
-  return {
-    claim: (request) => claimSlot(db, request),
-    release: (name, holder) => releaseSlot(db, name, holder),
-    lease: async (name) => {
-      const [row] = await db.all<{ last_slot: number; lease_until: number | null; holder: string | null }>(
-        sql`select last_slot, lease_until, holder from jobs_leases where name = ${name}`,
-      )
-      return row && { lastSlot: row.last_slot, leaseUntil: row.lease_until, holder: row.holder }
-    },
-  }
-}
+/** The claim as the container runs it on its SQLite file: over the D1 binding over libSQL. */
+export const libsqlEngine = (client: Client): ClaimEngine => d1Engine(d1OverLibsql(client))
 
-/** jobs_leases on Postgres: epoch milliseconds overflow INTEGER, so BIGINT. */
-export const JOBS_LEASES_POSTGRES =
-  "CREATE TABLE IF NOT EXISTS jobs_leases (name TEXT PRIMARY KEY, last_slot BIGINT NOT NULL, lease_until BIGINT, holder TEXT, lower_slot BIGINT, jump_start BIGINT); ALTER TABLE jobs_leases ADD COLUMN IF NOT EXISTS lower_slot BIGINT; ALTER TABLE jobs_leases ADD COLUMN IF NOT EXISTS jump_start BIGINT"
-
-type PostgresDb = ReturnType<typeof drizzlePglite> | ReturnType<typeof drizzlePostgres>
-
-/**
- * The claim on Postgres: the engine's one claim statement, run by drizzle's Postgres driver. The
- * engine has no Postgres release, so the release here is the engine's SQLite one written out.
- */
-function postgresEngine(db: PostgresDb): ClaimEngine {
-  const rows = async (statement: ReturnType<typeof sql>) =>
-    (await (db as ReturnType<typeof drizzlePglite>).execute(statement)).rows as Record<string, unknown>[]
-  const number = (value: unknown) => (value === null ? null : Number(value))
-  return {
-    claim: async (request) => (await rows(claimStatement(request))).length === 1,
-    release: async (name, holder) =>
-      (
-        await rows(
-          sql`update jobs_leases set lease_until = null, holder = null where name = ${name} and holder = ${holder} returning name`,
-        )
-      ).length === 1,
-    lease: async (name) => {
-      const [row] = await rows(sql`select last_slot, lease_until, holder from jobs_leases where name = ${name}`)
-      return (
-        row && {
-          lastSlot: Number(row.last_slot),
-          leaseUntil: number(row.lease_until),
-          holder: row.holder as string | null,
-        }
-      )
-    },
-  }
-}
-
-/** Postgres in process (PGlite). */
+/** Postgres in process (PGlite) under a D1 binding, as the container's over a pool, with the PostgreSQL twins applied. */
 export async function pgliteEngine(): Promise<{ engine: ClaimEngine; close: () => Promise<void> }> {
   const client = new PGlite()
-  await client.exec(JOBS_LEASES_POSTGRES)
-  return { engine: postgresEngine(drizzlePglite(client)), close: () => client.close() }
-}
-
-/** A real Postgres server (a pool of 20 connections, so the concurrent claims really are concurrent). */
-export async function postgresServerEngine(url: string): Promise<{ engine: ClaimEngine; close: () => Promise<void> }> {
-  const pool = new pg.Pool({ connectionString: url, max: 20 })
-  await pool.query(JOBS_LEASES_POSTGRES)
-  return { engine: postgresEngine(drizzlePostgres(pool)), close: () => pool.end() }
+  const folder = "migrations/postgres"
+  for (const file of readdirSync(folder)
+    .filter((name) => name.endsWith(".sql"))
+    .sort())
+    await client.exec(readFileSync(path.join(folder, file), "utf8"))
+  const run = async (on: Pick<PGlite, "query">, { sql: text, args }: BoundStatement): Promise<DriverAnswer> => {
+    const result = await on.query<unknown[]>(numberPlaceholders(text), args, { rowMode: "array" })
+    return {
+      columns: result.fields.map((field) => field.name),
+      rows: result.rows,
+      changes: result.affectedRows ?? 0,
+      lastRowId: 0,
+    }
+  }
+  const binding = d1Binding({
+    name: "PGlite",
+    run: (statement) => run(client, statement),
+    batch: (statements) =>
+      client.transaction(async (tx) => {
+        const answers: DriverAnswer[] = []
+        for (const statement of statements) answers.push(await run(tx, statement))
+        return answers
+      }),
+  })
+  return { engine: d1Engine(binding), close: () => client.close() }
 }

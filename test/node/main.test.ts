@@ -1,61 +1,22 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import path from "node:path"
 import { createClient } from "@libsql/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type ContainerProcess, startContainerProcess, WITHIN_MS, waitFor } from "./container-process.ts"
 import { freshFileUrl } from "./engines.ts"
 import { freshPostgresDatabase } from "./postgres-database.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
 const TOKEN = "main-test-token"
-/** How long a process may take to listen, or to stop after SIGTERM. */
-const WITHIN_MS = 20_000
 
-interface Replica {
-  process: ChildProcess
-  url: string
-  lines: Array<Record<string, unknown>>
-  exited: Promise<number | null>
-}
+type Replica = ContainerProcess
 
 /** Starts the bundle `npm run start:node` runs, as the image does; resolves once it listens. */
-function startMain(databaseUrl: string): Promise<Replica> {
-  const child = spawn(process.execPath, ["dist-container/main.js"], {
+const startMain = (databaseUrl: string) =>
+  startContainerProcess(["dist-container/main.js"], {
     cwd: root,
-    env: { ...process.env, SLOTWISE_DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", ADMIN_TOKEN: TOKEN },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { SLOTWISE_DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", ADMIN_TOKEN: TOKEN },
   })
-  const lines: Array<Record<string, unknown>> = []
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`main did not listen within ${WITHIN_MS} ms`)), WITHIN_MS)
-    let buffered = ""
-    const read = (chunk: Buffer) => {
-      buffered += chunk.toString()
-      const complete = buffered.split("\n")
-      buffered = complete.pop() ?? ""
-      for (const text of complete) {
-        if (!text.startsWith("{")) continue
-        const line = JSON.parse(text) as Record<string, unknown>
-        lines.push(line)
-        if (line.message === "container.listening") {
-          clearTimeout(timer)
-          resolve({ process: child, url: line.url as string, lines, exited })
-        }
-      }
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    void exited.then((code) => reject(new Error(`main exited with ${code}: ${JSON.stringify(lines)}`)))
-  })
-}
-
-const waitFor = async (check: () => boolean, what: string) => {
-  const deadline = Date.now() + WITHIN_MS
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${WITHIN_MS} ms`)
-    await new Promise((done) => setTimeout(done, 50))
-  }
-}
 
 // The bundle `npm run start:node` builds, built once for every process below.
 beforeAll(() => {

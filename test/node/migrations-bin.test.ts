@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest"
 const root = path.resolve(import.meta.dirname, "../..")
 const engine = path.join(root, "src/infra/migrations")
 const shipped = readdirSync(engine).filter((file) => file.endsWith(".sql"))
+const twins = path.join(engine, "postgres")
 
 /** The package as npm installs it (bin/ beside dist/migrations/), and an app folder to run the real bin in. */
 function installed() {
@@ -37,8 +38,44 @@ describe("npx slotwise-migrations", () => {
     const { run, app } = installed()
     const { code, stdout } = run("--help")
     expect(code).toBe(0)
-    expect(stdout).toMatch(/Usage: .*slotwise-migrations \[folder\]/)
+    expect(stdout).toMatch(/Usage: .*slotwise-migrations \[--postgres\] \[folder\]/)
     expect(readdirSync(app())).toEqual([])
+  })
+
+  it("names in --help the files a run would write into the folder it names, numbered after its newest", () => {
+    const { run, app } = installed()
+    const last = `${String(shipped.length).padStart(4, "0")}_slotwise_${shipped.at(-1)?.replace(/^\d+_/, "")}`
+    expect(run("--help").stdout).toContain(
+      `would copy ${shipped.length} into migrations: migrations/0001_slotwise_jobs_leases.sql … migrations/${last}.`,
+    )
+    mkdirSync(app("db"))
+    writeFileSync(app("db", "0041_app.sql"), "CREATE TABLE app (id INTEGER);")
+    expect(run("db", "--help").stdout).toContain(`into db: db/0042_slotwise_jobs_leases.sql … db/`)
+    expect(run("--postgres", "--help").stdout).toContain(
+      `into migrations/postgres: migrations/postgres/0001_slotwise_jobs_leases.sql … migrations/postgres/${last}.`,
+    )
+    expect(readdirSync(app())).toEqual(["db"])
+    run("db")
+    expect(run("--help", "db").stdout).toContain(
+      `would copy nothing: db holds all ${shipped.length} slotwise migrations.`,
+    )
+  })
+
+  it("copies the PostgreSQL twins with --postgres, into migrations/postgres by default", () => {
+    const { run, app } = installed()
+    const { code, stdout } = run("--postgres")
+    expect(code).toBe(0)
+    expect(stdout.trim().split("\n")).toHaveLength(shipped.length)
+    const copied = readdirSync(app("migrations", "postgres")).sort()
+    expect(copied).toEqual(
+      shipped.map((file, i) => `${String(i + 1).padStart(4, "0")}_slotwise_${file.replace(/^\d+_/, "")}`),
+    )
+    copied.forEach((file, i) => {
+      expect(readFileSync(app("migrations", "postgres", file), "utf8")).toBe(
+        readFileSync(path.join(twins, shipped[i] as string), "utf8"),
+      )
+    })
+    expect(readdirSync(app("migrations"))).toEqual(["postgres"])
   })
 
   it("refuses an unknown flag, naming it, and creates nothing", () => {

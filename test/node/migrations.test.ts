@@ -1,10 +1,15 @@
 import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
+import type { InArgs } from "@libsql/client"
 import { describe, expect, it } from "vitest"
 import { DatabaseUrlError, openDatabase } from "../../src/infra/node/database.ts"
-import { applyMigrations, MigrationsError } from "../../src/infra/node/migrations.ts"
+import { applyMigrations, copyCommand, MigrationsError } from "../../src/infra/node/migrations.ts"
+import { numberPlaceholders } from "../../src/infra/node/placeholders.ts"
+import { applyPostgresMigrations } from "../../src/infra/node/postgres.ts"
+import type { ClaimEngine } from "../support/claim-engine.ts"
 import { freshFileUrl, libsqlEngine } from "./engines.ts"
+import { containerPool, containerPostgresEngine, freshPostgresDatabase } from "./postgres-database.ts"
 
 const folder = (files: Record<string, string>) => {
   const dir = mkdtempSync(path.join(tmpdir(), "slotwise-migrations-"))
@@ -38,37 +43,137 @@ describe("the container's migrations", () => {
     client.close()
   })
 
-  it("makes a last_slot a jumped clock left more than an hour ahead reclaimable below itself, never itself", async () => {
-    const client = await openDatabase(freshFileUrl())
-    const before = mkdtempSync(path.join(tmpdir(), "slotwise-migrations-"))
-    for (const file of readdirSync("migrations").filter((file) => file < "0008_"))
-      copyFileSync(path.join("migrations", file), path.join(before, file))
-    await applyMigrations(client, before)
-    // The migration reads the database's clock, so the rows are placed around the real now.
-    const now = Date.now() - (Date.now() % MINUTE)
-    const ahead = now + 24 * 60 * MINUTE
-    await client.execute({
-      sql: "INSERT INTO jobs_leases (name, last_slot) VALUES ('stuck', ?), ('on-time', ?)",
-      args: [ahead, now - MINUTE],
-    })
-    expect((await applyMigrations(client, "migrations"))[0]).toBe("0008_slotwise_jobs_lower_slot.sql")
-    const rows = await client.execute("SELECT name, lower_slot, jump_start FROM jobs_leases ORDER BY name")
-    expect(rows.rows.map((row) => ({ ...row }))).toEqual([
-      { name: "on-time", lower_slot: null, jump_start: null },
-      { name: "stuck", lower_slot: 0, jump_start: ahead },
-    ])
-    const claim = (slot: number, holder: string) =>
-      libsqlEngine(client).claim({ name: "stuck", slot, now: slot + 1_000, leaseMs: 2 * MINUTE, holder })
-    expect(await claim(now, "run-a")).toBe(true)
-    expect(await claim(ahead, "run-b")).toBe(false)
-    client.close()
-  })
-
   it("names the folder it cannot read, and the variable of a URL it cannot open", async () => {
     const client = await openDatabase(freshFileUrl())
     await expect(applyMigrations(client, "no/such/folder")).rejects.toThrow(/migrations folder "no\/such\/folder"/)
     client.close()
     await expect(openDatabase("postgres://somewhere/db")).rejects.toThrow(DatabaseUrlError)
     await expect(openDatabase("postgres://somewhere/db")).rejects.toThrow(/SLOTWISE_DATABASE_URL/)
+  })
+
+  it("says, on a first start without migrations, the one command that copies them into the folder", async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), "slotwise-first-start-"))
+    const inProject = (dir: string) => path.join(cwd, dir)
+    const client = await openDatabase(freshFileUrl())
+    await expect(applyMigrations(client, inProject("migrations"))).rejects.toThrow(
+      `the migrations folder ${JSON.stringify(inProject("migrations"))} (${inProject("migrations")}) does not exist: copy slotwise's migrations into it with \`npx slotwise-migrations ${inProject("migrations")}\`, then start again`,
+    )
+    await expect(applyMigrations(client, folder({ "README.md": "" }))).rejects.toThrow(
+      /holds no \.sql migration: copy slotwise's migrations into it with `npx slotwise-migrations \/.*`/,
+    )
+    client.close()
+    // The default folders are left out of the command.
+    expect(copyCommand("migrations", "sqlite")).toBe("npx slotwise-migrations")
+    expect(copyCommand("./migrations/", "sqlite")).toBe("npx slotwise-migrations")
+    expect(copyCommand("migrations/postgres", "postgres")).toBe("npx slotwise-migrations --postgres")
+    expect(copyCommand("migrations", "postgres")).toBe("npx slotwise-migrations --postgres migrations")
+    expect(copyCommand("db/my migrations", "sqlite")).toBe("npx slotwise-migrations 'db/my migrations'")
+  })
+})
+
+/** A folder holding the migrations of `from` that come before `file`. */
+const before = (from: string, file: string) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "slotwise-migrations-"))
+  for (const name of readdirSync(from).filter((name) => name.endsWith(".sql") && name < file))
+    copyFileSync(path.join(from, name), path.join(dir, name))
+  return dir
+}
+
+const DATABASE_CLOCK = "0010_slotwise_jobs_database_clock.sql"
+
+/**
+ * The database-clock migration on one engine: the rows a claimant's clock wrote before it, and what the
+ * claim makes of them after. `run` executes SQL with `?` placeholders on that engine.
+ */
+function databaseClockMigration(
+  open: () => Promise<{
+    migrate: (folder: string) => Promise<string[]>
+    run: (sql: string, args?: unknown[]) => Promise<Array<Record<string, unknown>>>
+    engine: ClaimEngine
+    folder: string
+    close: () => Promise<void>
+  }>,
+) {
+  it("sets a last_slot left ahead of the database's clock back to it, judges an old lease as the longest, and drops lower_slot", async () => {
+    const db = await open()
+    try {
+      await db.migrate(before(db.folder, DATABASE_CLOCK))
+      const now = Date.now()
+      const minute = now - (now % MINUTE)
+      const rows: Array<[string, number, number | null, string | null]> = [
+        ["stuck", minute + 24 * 60 * MINUTE, null, null],
+        ["on-time", minute - MINUTE, null, null],
+        ["held", minute, now + 5 * MINUTE, "old-run"],
+        ["far-lease", minute, now + 24 * 60 * MINUTE, "ahead-run"],
+      ]
+      for (const row of rows)
+        await db.run("INSERT INTO jobs_leases (name, last_slot, lease_until, holder) VALUES (?, ?, ?, ?)", row)
+      const migrated = Date.now()
+      expect((await db.migrate(db.folder))[0]).toBe(DATABASE_CLOCK)
+      const after = Date.now()
+      const read = await db.run("SELECT * FROM jobs_leases ORDER BY name")
+      const of = (name: string) => read.find((row) => row.name === name)
+      expect(Number(of("stuck")?.last_slot)).toBeGreaterThanOrEqual(migrated - 1)
+      expect(Number(of("stuck")?.last_slot)).toBeLessThanOrEqual(after + 1)
+      expect(of("on-time")).toMatchObject({ last_slot: minute - MINUTE, lease_ms: null })
+      expect(of("held")).toMatchObject({ lease_ms: 960_000, holder: "old-run" })
+      expect(Object.keys(of("held") ?? {})).not.toContain("lower_slot")
+      expect(Object.keys(of("held") ?? {})).not.toContain("jump_start")
+      // The next minute claims as ever: the job is no longer blocked for a day, a live old lease is held,
+      // and a lease ending a day ahead (more than twice the longest lease) is reclaimed.
+      const next = minute + MINUTE
+      const claim = (name: string, holder: string) =>
+        db.engine.claim({ name, slot: next, now: next + 1_000, leaseMs: 30_000, holder })
+      expect(await claim("stuck", "run-stuck")).toBe(true)
+      expect(await claim("held", "run-held")).toBe(false)
+      expect(await claim("far-lease", "run-far")).toBe(true)
+    } finally {
+      await db.close()
+    }
+  })
+}
+
+describe("migration 0010 (the database's clock) on libSQL", () => {
+  databaseClockMigration(async () => {
+    const client = await openDatabase(freshFileUrl())
+    return {
+      folder: "migrations",
+      migrate: (folder) => applyMigrations(client, folder),
+      run: async (sql, args = []) =>
+        (await client.execute({ sql, args: args as InArgs })).rows.map((row) => ({ ...row })),
+      engine: libsqlEngine(client),
+      close: async () => client.close(),
+    }
+  })
+})
+
+describe("migration 0010 (the database's clock) on a PostgreSQL server", () => {
+  databaseClockMigration(async () => {
+    const pool = await containerPool(await freshPostgresDatabase())
+    return {
+      folder: "migrations/postgres",
+      migrate: (folder) => applyPostgresMigrations(pool, folder),
+      run: async (sql, args = []) => (await pool.query(numberPlaceholders(sql), args)).rows,
+      engine: containerPostgresEngine(pool),
+      close: () => pool.end(),
+    }
+  })
+
+  it("defines unixepoch('now', 'subsec') as SQLite does, and refuses any other call", async () => {
+    const pool = await containerPool(await freshPostgresDatabase())
+    try {
+      await applyPostgresMigrations(pool, "migrations/postgres")
+      const before = Date.now()
+      const { rows } = await pool.query("SELECT unixepoch('now', 'subsec') AS at")
+      const after = Date.now()
+      expect(rows[0].at * 1000).toBeGreaterThanOrEqual(before - 1)
+      expect(rows[0].at * 1000).toBeLessThanOrEqual(after + 1)
+      await expect(pool.query("SELECT unixepoch('2026-01-01', 'subsec')")).rejects.toThrow(
+        /only unixepoch\('now', 'subsec'\)/,
+      )
+      await expect(pool.query("SELECT unixepoch('now', 'utc')")).rejects.toThrow(/only unixepoch/)
+    } finally {
+      await pool.end()
+    }
   })
 })

@@ -1,11 +1,11 @@
 import type { Client } from "@libsql/client"
-import type pg from "pg"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import { d1OverLibsql } from "../../src/infra/node/d1.ts"
 import { d1OverPostgres } from "../../src/infra/node/d1-postgres.ts"
-import { applyPostgresMigrations } from "../../src/infra/node/postgres.ts"
-import { ONCE_RETENTION_MS } from "../../src/infra/once.ts"
+import { applyPostgresMigrations, openPostgres } from "../../src/infra/node/postgres.ts"
+import { commitOnce, ONCE_RETENTION_MS, ONCE_SWEEP_BATCH } from "../../src/infra/once.ts"
 import { migratedDatabase } from "./engines.ts"
 import { containerPool, freshPostgresDatabase } from "./postgres-database.ts"
 
@@ -98,3 +98,116 @@ describe("a job's ctx.once in the container, on the D1 binding over PostgreSQL",
     ])
   })
 })
+
+describe("ctx.once's sweep under concurrency, on the real PostgreSQL server", () => {
+  const REPLICAS = 4
+  /** Each replica's pool, the container's default size: 40 transactions in the server at once, the rest queued. */
+  const POOL_MAX = 10
+  const KEYS = 150
+  /** Keys committed twice, at once: 200 commits in all. */
+  const TWICE = 50
+  const EXPIRED = 200
+  const pools: pg.Pool[] = []
+  afterAll(() => Promise.all(pools.map((pool) => pool.end())))
+
+  /** Four replicas' pools over a fresh migrated database, holding EXPIRED keys past the window and an effects table. */
+  async function replicas() {
+    const url = await freshPostgresDatabase()
+    // The container's pool, with room for the first 40 commits to wait while they are held on purpose, and the rest behind them.
+    const opened = await Promise.all(
+      Array.from({ length: REPLICAS }, () =>
+        openPostgres(url, { poolMax: POOL_MAX, statementTimeoutMs: 60_000, connectTimeoutMs: 60_000 }),
+      ),
+    )
+    pools.push(...opened)
+    const [first] = opened as [pg.Pool]
+    await applyPostgresMigrations(first, "migrations/postgres")
+    await first.query("CREATE TABLE effects (key TEXT PRIMARY KEY, n BIGINT NOT NULL)")
+    // Expired keys sharing four commit times, so that every sweep picks the same oldest rows, ties included.
+    await first.query(
+      "INSERT INTO once_keys (key, committed_at) SELECT 'job:old/' || i, $1::bigint - (i % 4) FROM generate_series(1, $2) AS i",
+      [NOW - ONCE_RETENTION_MS - 1, EXPIRED],
+    )
+    return { url, opened }
+  }
+
+  /** A session of its own, outside the replicas' pools (which the burst fills). */
+  async function session(url: string) {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    return client
+  }
+
+  /** Sessions of this database waiting for a lock (a row, or another transaction's key). */
+  const lockWaits = async (client: pg.Client) =>
+    Number(
+      (
+        await client.query<{ n: string }>(
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+      ).rows[0]?.n,
+    )
+
+  it.each([
+    ["rolls back: the 40 sweeps then race to delete the same rows", "ROLLBACK"],
+    ["deletes them and commits: the 40 sweeps then find their rows gone", "DELETE"],
+  ])(
+    "200 commits, the first 40 held in their sweep until a session locking the expired keys %s",
+    async (_, release) => {
+      const { url, opened } = await replicas()
+      const [first] = opened as [pg.Pool]
+      const blocker = await session(url)
+      const monitor = await session(url)
+      await blocker.query("BEGIN")
+      await blocker.query("SELECT key FROM once_keys WHERE committed_at < $1 FOR UPDATE", [NOW])
+      const bindings = opened.map((pool) => d1OverPostgres(pool))
+      const commit = (i: number) => {
+        const DB = bindings[i % REPLICAS] as D1Database
+        const key = `job:burst/item-${i % KEYS}`
+        const effect = DB.prepare(
+          "INSERT INTO effects (key, n) VALUES (?1, 1) ON CONFLICT (key) DO UPDATE SET n = effects.n + 1",
+        ).bind(key)
+        return commitOnce(DB, key, [effect], NOW).then(
+          (answer) => ({ key, status: answer.status as string }),
+          (error: Error) => ({ key, status: `threw: ${error.message}` }),
+        )
+      }
+      const burst = Promise.all(Array.from({ length: KEYS + TWICE }, (_, i) => commit(i)))
+      // Every pooled connection in a lock wait: each sweep behind the blocker, or a repeated key behind its first commit.
+      const deadline = Date.now() + 30_000
+      while ((await lockWaits(monitor)) < REPLICAS * POOL_MAX && Date.now() < deadline) await sleep(10)
+      expect(await lockWaits(monitor)).toBe(REPLICAS * POOL_MAX)
+      await monitor.end()
+      if (release === "DELETE") await blocker.query("DELETE FROM once_keys WHERE committed_at < $1", [NOW])
+      await blocker.query(release === "DELETE" ? "COMMIT" : "ROLLBACK")
+      await blocker.end()
+      const answers = await burst
+
+      expect(answers.filter((answer) => answer.status.startsWith("threw"))).toEqual([])
+      // Per key: exactly one commit applied, every other one answered duplicate.
+      const tally = new Map<string, { applied: number; duplicate: number }>()
+      for (const { key, status } of answers) {
+        const counts = tally.get(key) ?? { applied: 0, duplicate: 0 }
+        counts[status as "applied" | "duplicate"]++
+        tally.set(key, counts)
+      }
+      expect(tally.size).toBe(KEYS)
+      for (const [key, { applied, duplicate }] of tally)
+        expect({ key, applied, duplicate }).toEqual({ key, applied: 1, duplicate: itemOf(key) < TWICE ? 1 : 0 })
+      const effects = await first.query<{ key: string; n: number }>("SELECT key, n FROM effects WHERE n != 1")
+      expect(effects.rows).toEqual([])
+      expect((await first.query("SELECT count(*) AS n FROM effects")).rows).toEqual([{ n: KEYS }])
+      const kept = await first.query<{ fresh: number; expired: number }>(
+        "SELECT count(*) FILTER (WHERE committed_at = $1) AS fresh, count(*) FILTER (WHERE committed_at < $1) AS expired FROM once_keys",
+        [NOW],
+      )
+      // Every fresh key stayed; the sweeps took expired ones (how many depends on how they overlapped: at least one sweep's 16).
+      expect(kept.rows[0]?.fresh).toBe(KEYS)
+      expect(kept.rows[0]?.expired).toBeLessThanOrEqual(EXPIRED - ONCE_SWEEP_BATCH)
+    },
+  )
+})
+
+/** The item number in a burst key `job:burst/item-<n>`. */
+const itemOf = (key: string) => Number(key.slice(key.lastIndexOf("-") + 1))
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

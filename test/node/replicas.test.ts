@@ -113,9 +113,9 @@ describe("two container replicas on one SQLite file", () => {
   })
 })
 
-describe("three container replicas on one SQLite file, one with a clock a day ahead", () => {
+describe("four container replicas on a fresh SQLite file, two with clocks far ahead", () => {
   const DAY = 24 * 60 * MINUTE
-  const names = ["correct-0", "correct-1", "ahead"]
+  const names = ["correct-0", "correct-1", "a-day-ahead", "two-days-ahead"]
   /** Which replica ran which slot of the skew job. */
   const runs: Array<{ replica: string; slot: number }> = []
   const skewed = Jobs.make({
@@ -129,57 +129,80 @@ describe("three container replicas on one SQLite file, one with a clock a day ah
   })
   const clients: Client[] = []
   const replicas: Runtime[] = []
-  const clocks: number[] = []
+  /** The database's clock, the claims' referee: each replica's clock shows only in the minute it fires. */
+  let databaseNow = FIRST
 
   beforeAll(async () => {
     const first = await migratedDatabase()
-    clients.push(first.client, await openDatabase(first.url), await openDatabase(first.url))
+    clients.push(first.client)
+    for (let i = 1; i < names.length; i++) clients.push(await openDatabase(first.url))
     for (const [i, client] of clients.entries()) {
-      clocks[i] = FIRST
       const vars = { REPLICA: names[i] }
-      replicas.push(createRuntime({ jobs: Jobs.registry([skewed]), client, vars, now: () => clocks[i]! }))
+      replicas.push(createRuntime({ jobs: Jobs.registry([skewed]), client, vars, now: () => databaseNow + i * 200 }))
     }
   })
   afterAll(() => {
     for (const client of clients) client.close()
   })
 
-  it("runs no slot twice, and the correct replicas run every slot, while it claims tomorrow's and after it is corrected", async () => {
-    // 30 slots with the third replica's clock a day ahead (it fires tomorrow's minute), then 10 with it corrected.
+  it("runs every real slot once, from the first, while one fires tomorrow's minutes and another jumps further, and after both are corrected", async () => {
+    // 30 minutes with the third replica a day ahead and, from minute 10, the fourth two days ahead; then 10 corrected.
     const minutes = Array.from({ length: 40 }, (_, i) => FIRST + i * MINUTE)
-    const aheadUntil = FIRST + 30 * MINUTE
-    for (const [k, slot] of minutes.entries()) {
-      const skew = (i: number) => (i === 2 && slot < aheadUntil ? DAY : 0)
-      for (const i of replicas.keys()) clocks[i] = slot + skew(i) + 300 + i * 200
-      const fire = (i: number) => replicas[i]!.beat(slot + skew(i))
-      // The order the three fire in changes from minute to minute; every fifth minute they fire at once.
+    const correctedAt = FIRST + 30 * MINUTE
+    const skew = (i: number, minute: number) =>
+      minute >= correctedAt ? 0 : i === 2 ? DAY : i === 3 ? (minute >= FIRST + 10 * MINUTE ? 2 * DAY : DAY) : 0
+    for (const [k, minute] of minutes.entries()) {
+      databaseNow = minute + 300
+      const fire = (i: number) => replicas[i]!.beat(minute + skew(i, minute))
+      // The replicas ahead fire first (the very first claim of the job among them); every fifth minute all at once.
       if (k % 5 === 4) await Promise.all(replicas.map((_, i) => fire(i)))
-      else
-        for (const i of k % 2 === 0 ? [k % 3, (k + 1) % 3, (k + 2) % 3] : [(k + 2) % 3, (k + 1) % 3, k % 3])
-          await fire(i)
+      else for (const i of k % 2 === 0 ? [2, 3, 0, 1] : [3, 2, 1, 0]) await fire(i)
     }
 
     const count = new Map<number, number>()
     for (const { slot } of runs) count.set(slot, (count.get(slot) ?? 0) + 1)
     expect([...count.values()].filter((n) => n > 1)).toEqual([])
-    // Not one of today's slots is lost to tomorrow's last_slot (the bound for a clock more than 2 x lease ahead):
-    // the correct replicas ran all 30 while the fast one ran tomorrow's, and all 40 ran once.
-    const today = runs.filter(({ slot }) => slot < FIRST + DAY)
-    expect(today.map(({ slot }) => slot).sort((a, b) => a - b)).toEqual(minutes)
-    const whileAhead = today.filter(({ slot }) => slot < aheadUntil)
-    expect(whileAhead.every(({ replica }) => replica !== "ahead")).toBe(true)
-    expect(whileAhead).toHaveLength(30)
-    // The fast replica ran its own (tomorrow's) minutes, each once; corrected, it takes its share of today's.
-    expect(runs.filter(({ slot }) => slot >= FIRST + DAY).map(({ replica }) => replica)).toEqual(
-      Array(30).fill("ahead"),
-    )
-    expect(today.some(({ replica }) => replica === "ahead")).toBe(true)
+    // Every real minute ran once, the first ten included; no minute of tomorrow or after ran early.
+    expect(runs.map(({ slot }) => slot).sort((a, b) => a - b)).toEqual(minutes)
+    const whileAhead = runs.filter(({ slot }) => slot < correctedAt)
+    expect(whileAhead.every(({ replica }) => replica.startsWith("correct"))).toBe(true)
+    // Corrected, they take their share of the minutes.
+    expect(runs.some(({ replica }) => !replica.startsWith("correct"))).toBe(true)
   })
 })
 
-describe("three replicas' claims on one SQLite file, catching up with one a day ahead", () => {
+describe("container replicas on the database's own clock", () => {
+  it("refuses tomorrow's minute from a replica a day ahead, first claim included, and runs the minute due", async () => {
+    const { client, url } = await migratedDatabase()
+    const other = await openDatabase(url)
+    const job = Jobs.make({
+      name: "replicas.real-clock",
+      cron: "* * * * *",
+      exclusive: true,
+      timeout: "1 second",
+      run: () => {},
+    })
+    try {
+      const [ahead, correct] = [client, other].map((c) => createRuntime({ jobs: Jobs.registry([job]), client: c }))
+      const minute = Date.now() - (Date.now() % MINUTE)
+      const day = 24 * 60 * MINUTE
+      expect(await ahead!.beat(minute + day)).toEqual([
+        expect.objectContaining({ status: "skipped", reason: "slot taken" }),
+      ])
+      expect(await correct!.beat(minute)).toEqual([expect.objectContaining({ status: "ran" })])
+      expect(await ahead!.beat(minute + day + MINUTE)).toEqual([expect.objectContaining({ status: "skipped" })])
+      const row = await client.execute({ sql: "SELECT last_slot FROM jobs_leases WHERE name = ?", args: [job.name] })
+      expect(row.rows[0]?.last_slot).toBe(minute)
+    } finally {
+      client.close()
+      other.close()
+    }
+  })
+})
+
+describe("three replicas' claims on one SQLite file, one a day ahead until real time passes its first minute ahead", () => {
   const DAY = 24 * 60 * MINUTE
-  /** A 10-second job's lease (its timeout + 1 minute), twice: how far ahead a last_slot must be to be reclaimable. */
+  /** A 10-second job's lease (its timeout + 1 minute). */
   const LEASE = 10_000 + MINUTE
   const names = ["correct-0", "correct-1", "ahead"]
   const clients: Client[] = []
@@ -196,28 +219,20 @@ describe("three replicas' claims on one SQLite file, catching up with one a day 
 
   // Each replica claims (and, having won, releases) as Jobs.run does, through its own client: a day and
   // more of minutes stays fast without a run's log line and record.
-  it("runs no slot twice when real time reaches the slots it ran early while it is still ahead, and loses none", async () => {
+  it("runs every real minute once, none early, through the minutes it fired a day before", async () => {
     const engines = clients.map((client) => libsqlEngine(client))
     const runs: Array<{ replica: string; slot: number }> = []
     // Real time runs a day and an hour, minute by minute; the third replica is a day ahead for all
-    // but the last 30 minutes, so real time reaches its first far-ahead slot (J) while it still is.
+    // but the last 30 minutes, so real time reaches the minutes it fired while it still is.
     const minutes = Array.from({ length: 24 * 60 + 60 }, (_, i) => FIRST + i * MINUTE)
     const aheadUntil = FIRST + DAY + 30 * MINUTE
-    const jump = FIRST + DAY
     for (const [k, minute] of minutes.entries()) {
       for (const i of k % 2 === 0 ? [k % 3, (k + 1) % 3, (k + 2) % 3] : [(k + 2) % 3, (k + 1) % 3, k % 3]) {
         const slot = minute + (i === 2 && minute < aheadUntil ? DAY : 0)
         const holder = `${names[i]}-${slot}`
-        // Each replica's clock a little past its slot, as hosts' timers would be.
-        if (
-          await engines[i]!.claim({
-            name: "replicas.catch-up",
-            slot,
-            now: slot + 300 + i * 200,
-            leaseMs: LEASE,
-            holder,
-          })
-        ) {
+        // The database's clock a little past the real minute, as each claim meets it.
+        const now = minute + 300 + i * 200
+        if (await engines[i]!.claim({ name: "replicas.catch-up", slot, now, leaseMs: LEASE, holder })) {
           runs.push({ replica: names[i]!, slot })
           await engines[i]!.release("replicas.catch-up", holder)
         }
@@ -227,14 +242,8 @@ describe("three replicas' claims on one SQLite file, catching up with one a day 
     const count = new Map<number, number>()
     for (const { slot } of runs) count.set(slot, (count.get(slot) ?? 0) + 1)
     expect([...count.entries()].filter(([, n]) => n > 1).map(([slot]) => new Date(slot).toISOString())).toEqual([])
-    // J and every slot after it were run once, early, by the replica ahead; the correct ones ran the rest.
-    expect(runs.filter(({ slot }) => slot >= jump).every(({ replica }) => replica === "ahead")).toBe(true)
-    expect(runs.filter(({ slot }) => slot < jump).every(({ replica }) => replica !== "ahead")).toBe(true)
-    // Lost: a real-time slot no replica ran. The bound: only slots below J whose claimant's clock is
-    // within 2 x lease of the newest slot claimed ahead; here that newest slot stays a day past J.
-    const newestAhead = Math.max(...runs.map(({ slot }) => slot))
-    const lost = minutes.filter((slot) => !count.has(slot))
-    expect(lost.filter((slot) => !(slot < jump && slot + 700 >= newestAhead - 2 * LEASE))).toEqual([])
-    expect(lost).toEqual([])
+    expect(minutes.filter((slot) => !count.has(slot))).toEqual([])
+    expect(runs.filter(({ slot }) => slot >= FIRST + minutes.length * MINUTE)).toEqual([])
+    expect(runs.filter(({ slot }) => slot < aheadUntil).every(({ replica }) => replica !== "ahead")).toBe(true)
   })
 })

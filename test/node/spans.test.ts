@@ -12,6 +12,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { Container } from "../../src/infra/node/index.ts"
 import { createRuntime } from "../../src/infra/node/runtime.ts"
+import { unrecordedSpans } from "../../src/infra/node/unrecorded-spans.ts"
 import { Jobs } from "../../src/infra/portable.ts"
 import { consumer } from "../../src/infra/schedules/client/consumer.ts"
 import { dispatch } from "../../src/infra/schedules/stream/dispatch.ts"
@@ -209,5 +210,48 @@ describe("a container's stop, with the SDK's batch processor", () => {
     const [span] = named(exporter.getFinishedSpans(), "job.run")
     expect(span?.attributes).toMatchObject({ "job.name": draining.name, "job.outcome": "ran" })
     await provider.shutdown()
+  })
+})
+
+describe("spans asked for that nothing records: the container's start-up warning", () => {
+  afterEach(() => {
+    trace.disable()
+    context.disable()
+  })
+  const NOTHING_REGISTERED = {
+    askedBy: expect.any(String),
+    reason: expect.stringMatching(/^no OpenTelemetry tracer provider/),
+  }
+
+  it("names the variable that asks for spans when no tracer provider is registered", () => {
+    expect(unrecordedSpans({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" })).toEqual({
+      ...NOTHING_REGISTERED,
+      askedBy: "OTEL_EXPORTER_OTLP_ENDPOINT",
+    })
+    expect(unrecordedSpans({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:4318/v1/traces" })).toEqual({
+      ...NOTHING_REGISTERED,
+      askedBy: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    })
+    expect(unrecordedSpans({ OTEL_TRACES_EXPORTER: "none, console" })).toEqual({
+      ...NOTHING_REGISTERED,
+      askedBy: "OTEL_TRACES_EXPORTER",
+    })
+  })
+
+  it("says nothing when spans are not asked for", () => {
+    for (const env of [
+      {},
+      { OTEL_TRACES_EXPORTER: "none" },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "" },
+      { OTEL_SDK_DISABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" },
+      { OTEL_SERVICE_NAME: "billing" },
+    ]) {
+      expect(unrecordedSpans(env), JSON.stringify(env)).toBeUndefined()
+    }
+  })
+
+  it("says nothing once the SDK is registered", () => {
+    registerSdk((exporter) => new SimpleSpanProcessor({ exporter }))
+    expect(unrecordedSpans({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" })).toBeUndefined()
   })
 })

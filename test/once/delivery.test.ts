@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { onceAnswers, resetConsumers, script, waiting } from "../support/consumers.ts"
 import { storedRows } from "../support/stored.ts"
 import {
+  keyOf,
   openStream,
   SECOND,
   storedRow,
@@ -18,7 +19,6 @@ const DUE = T0 + 3_600 * SECOND
 /** test.once's claim: the default 30 s deadline plus the 30 s margin. */
 const LEASE = 60 * SECOND
 
-const keyOf = (stream: Pick<TestStream, "name">, id: string) => `schedule:${stream.name}/${id}:1`
 const countOf = async (key: string) =>
   (await env.DB.prepare("SELECT n FROM test_once_counts WHERE key = ?").bind(key).first<number>("n")) ?? 0
 
@@ -43,7 +43,7 @@ describe("ctx.once in a consumer", () => {
     const id = "evicted-after-commit"
     script.set(id, ["wait", "ok"])
     value(await stream.upsert({ id, consumer: "test.once", at: DUE }))
-    const key = keyOf(stream, id)
+    const key = await keyOf(stream, id, 1)
 
     const interrupted = stream.tick(DUE).then(
       () => "finished",
@@ -72,7 +72,7 @@ describe("ctx.once in a consumer", () => {
     const id = "timed-out-after-commit"
     script.set(id, ["hang", "ok"])
     value(await stream.upsert({ id, consumer: "test.once-quick", at: DUE }))
-    const key = keyOf(stream, id)
+    const key = await keyOf(stream, id, 1)
 
     expect(await stream.tick(DUE)).toMatchObject({ claimed: 1, delivered: 0, retried: 1 })
     expect(await countOf(key)).toBe(1)

@@ -11,7 +11,10 @@ const spec = (timing: ScheduleSpec["timing"]): ScheduleSpec => ({
   maxAttempts: null,
   timing,
 })
-const created = (timing: ScheduleSpec["timing"]) => core.upsert(undefined, spec(timing), T).row as ScheduleRow
+/** A created row's incarnation, as the stream draws one (idempotency-key.ts). */
+const INCARNATION = 0x0123456789ab
+const created = (timing: ScheduleSpec["timing"]) =>
+  core.upsert(undefined, spec(timing), T, INCARNATION).row as ScheduleRow
 
 function claimed(row: ScheduleRow, now: number) {
   const seen = { id: row.id, occurrence: row.occurrence, nextAt: row.nextAt, attempts: row.attempts }
@@ -36,7 +39,7 @@ describe("the pure core", () => {
 
   it("exhausts, never claims again, an occurrence whose last allowed attempt was lost with its lease", () => {
     const once = (timing: ScheduleSpec["timing"]) =>
-      core.upsert(undefined, { ...spec(timing), maxAttempts: 1 }, T).row as ScheduleRow
+      core.upsert(undefined, { ...spec(timing), maxAttempts: 1 }, T, INCARNATION).row as ScheduleRow
     for (const [row, expected] of [
       [once({ kind: "at", atMs: T }), { state: "failed", occurrence: 1 }],
       [once({ kind: "every", everyMs: 60_000 }), { state: "scheduled", occurrence: 2 }],
@@ -70,7 +73,7 @@ describe("the pure core", () => {
       dueAt: new Date(T + 1_000),
       attempt: 1,
       lateByMs: 250,
-      idempotencyKey: "schedule:tenant-42/s:1",
+      idempotencyKey: "schedule:tenant-42/s@0123456789ab:1",
       payload: { userId: 7 },
     })
     // Early (a trigger, a clock behind the due time) is never negative lateness.
@@ -120,11 +123,13 @@ describe("the pure core", () => {
 
   it("moves next_at only for a changed timing, and keeps the occurrence", () => {
     const row = { ...created({ kind: "every", everyMs: 60_000 }), occurrence: 5 }
-    expect(core.changed(core.upsert(row, spec({ kind: "every", everyMs: 60_000 }), T + 5))).toBe(false)
-    const retimed = core.upsert(row, spec({ kind: "every", everyMs: 120_000 }), T + 5)
-    expect(retimed.row).toMatchObject({ occurrence: 5, nextAt: T + 5 + 120_000 })
-    const repaid = core.upsert(row, { ...spec({ kind: "every", everyMs: 60_000 }), payload: '{"n":2}' }, T + 5)
-    expect(repaid.row).toMatchObject({ nextAt: row.nextAt, payload: '{"n":2}' })
+    // An existing row keeps its incarnation whatever the caller drew.
+    const drawn = 0xfedcba987654
+    expect(core.changed(core.upsert(row, spec({ kind: "every", everyMs: 60_000 }), T + 5, drawn))).toBe(false)
+    const retimed = core.upsert(row, spec({ kind: "every", everyMs: 120_000 }), T + 5, drawn)
+    expect(retimed.row).toMatchObject({ occurrence: 5, nextAt: T + 5 + 120_000, incarnation: INCARNATION })
+    const repaid = core.upsert(row, { ...spec({ kind: "every", everyMs: 60_000 }), payload: '{"n":2}' }, T + 5, drawn)
+    expect(repaid.row).toMatchObject({ nextAt: row.nextAt, payload: '{"n":2}', incarnation: INCARNATION })
   })
 
   it("fires a wall-clock time lost to spring-forward at the first valid time, and a doubled one once", () => {

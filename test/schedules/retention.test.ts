@@ -4,9 +4,18 @@ import { beforeEach, describe, expect, it } from "vitest"
 import { MAX_RETENTION_MS, ScheduleDefinitionError } from "../../src/infra/schedules/client/contract.ts"
 import { ScheduleStateError, Schedules } from "../../src/infra/schedules/index.ts"
 import { SWEEP_BATCH } from "../../src/infra/schedules/stream/retention.ts"
-import { MIGRATIONS } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
-import { eventsOf, openStream, RETAINED, SECOND, storedRow, T0, type TestStream, value } from "../support/streams.ts"
+import {
+  eventsOf,
+  openStream,
+  RETAINED,
+  SECOND,
+  storageAt,
+  storedRow,
+  T0,
+  type TestStream,
+  value,
+} from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const DAY = 24 * 60 * MINUTE
@@ -189,24 +198,23 @@ describe("remove", () => {
 })
 
 describe("occurrences of a reused id", () => {
-  it("continue while the finished row is kept, and start again at 1 once it was deleted", async () => {
+  it("continue while the finished row is kept, and start again at 1, under new keys, once it was deleted", async () => {
     const stream = openStream("reused")
     const once = (at: number) => ({ id: "ping", consumer: "test.scripted", at })
-    value(await stream.upsert(once(T0)))
+    const first = value(await stream.upsert(once(T0)))
     await stream.tick(T0)
-    // Within the window: a new occurrence, so its key is new.
+    // Within the window: a new occurrence of the same row, so its key is new.
     value(await stream.upsert(once(T0 + DAY), T0 + MINUTE))
     await stream.tick(T0 + DAY)
     await stream.tick(T0 + DAY + RETAINED)
     expect(await stream.row("ping")).toBeUndefined()
-    // After the row was deleted the id starts over: occurrence 1, the first key again.
-    value(await stream.upsert(once(T0 + 9 * DAY), T0 + 8 * DAY + MINUTE))
+    // After the row was deleted the id starts over at occurrence 1, as a new row: keys no earlier row had.
+    const again = value(await stream.upsert(once(T0 + 9 * DAY), T0 + 8 * DAY + MINUTE))
     await stream.tick(T0 + 9 * DAY)
-    expect(seen.map((s) => s.delivery.idempotencyKey)).toEqual([
-      `schedule:${stream.name}/ping:1`,
-      `schedule:${stream.name}/ping:2`,
-      `schedule:${stream.name}/ping:1`,
-    ])
+    const keys = seen.map((s) => s.delivery.idempotencyKey)
+    expect(keys).toEqual([first.idempotencyKey, first.idempotencyKey.replace(/:1$/, ":2"), again.idempotencyKey])
+    expect(again).toMatchObject({ occurrence: 1 })
+    expect(new Set(keys).size).toBe(3)
   })
 })
 
@@ -215,13 +223,7 @@ describe("schema version 3", () => {
     const stream = openStream("from-v2")
     await stream.inside((_, state) => {
       const sql = state.storage.sql
-      for (const table of ["events", "schedules", "meta", "claims", "finished", "removed"])
-        sql.exec(`DROP TABLE IF EXISTS ${table}`)
-      sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-      for (const version of [1, 2]) {
-        for (const statement of MIGRATIONS[version]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)
-      }
-      sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', '2'), ('stream', ?)", stream.name)
+      storageAt(sql, stream.name, 2)
       const insert = `INSERT INTO schedules (id, consumer, kind, at_ms, payload, state, occurrence, next_at, cadence_at,
            attempts, created_at, updated_at) VALUES (?, 'test.scripted', 'at', ?, 'null', ?, 1, ?, ?, 0, ?, ?)`
       sql.exec(insert, "old-done", T0, "completed", T0, T0, T0, T0 + MINUTE)

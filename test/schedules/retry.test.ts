@@ -2,7 +2,17 @@ import { evictDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
 import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
 import { resetConsumers, type Step, script, seen } from "../support/consumers.ts"
-import { eventsOf, openStream, RETAINED, SECOND, storedRow, T0, type TestStream, value } from "../support/streams.ts"
+import {
+  eventsOf,
+  keyOf,
+  openStream,
+  RETAINED,
+  SECOND,
+  storedRow,
+  T0,
+  type TestStream,
+  value,
+} from "../support/streams.ts"
 
 const HOUR = 3_600 * SECOND
 const DUE = T0 + HOUR
@@ -22,8 +32,6 @@ const failures = (count: number): Step[] =>
 /** What the scripted consumer's failure leaves as the reason. */
 const reasonOf = (step: Step, attempt: number) =>
   step === "throw" ? `Error: scripted throw on attempt ${attempt}` : `scripted retry of attempt ${attempt}`
-
-const keyOf = (stream: TestStream, id: string, occurrence: number) => `schedule:${stream.name}/${id}:${occurrence}`
 
 /**
  * Ticks once per failing attempt at the time the row says it may retry, checking the delay
@@ -86,7 +94,7 @@ describe("schedule retries (ADR 0202)", () => {
     const deliveries = seen.map(({ delivery }) => delivery)
     expect(deliveries.map((d) => d.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
     for (const delivery of deliveries) {
-      expect(delivery.idempotencyKey).toBe(keyOf(stream, id, 1))
+      expect(delivery.idempotencyKey).toBe(await keyOf(stream, id, 1))
       expect(delivery.occurrence).toBe(1)
       expect(delivery.dueAt.getTime()).toBe(DUE)
     }
@@ -116,7 +124,7 @@ describe("schedule retries (ADR 0202)", () => {
     const next = await stream.tick(DUE + HOUR)
     expect(next).toMatchObject({ claimed: 1, delivered: 1 })
     const second = seen[9]?.delivery
-    expect(second).toMatchObject({ occurrence: 2, attempt: 1, idempotencyKey: keyOf(stream, id, 2) })
+    expect(second).toMatchObject({ occurrence: 2, attempt: 1, idempotencyKey: await keyOf(stream, id, 2) })
     expect(second?.dueAt.getTime()).toBe(DUE + HOUR)
   })
 
@@ -134,7 +142,7 @@ describe("schedule retries (ADR 0202)", () => {
 
     const deliveries = seen.map(({ delivery }) => delivery)
     expect(deliveries.map((d) => d.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
-    expect(new Set(deliveries.map((d) => d.idempotencyKey))).toEqual(new Set([keyOf(stream, id, 1)]))
+    expect(new Set(deliveries.map((d) => d.idempotencyKey))).toEqual(new Set([await keyOf(stream, id, 1)]))
     expect(new Set(deliveries.map((d) => d.dueAt.getTime()))).toEqual(new Set([DUE]))
     expect(await storedRow(stream, id)).toMatchObject({
       state: "completed",
@@ -262,7 +270,7 @@ describe("schedule retries (ADR 0202)", () => {
       [1, 2],
       [2, 1],
     ])
-    expect(seen[2]?.delivery.idempotencyKey).toBe(keyOf(stream, id, 2))
+    expect(seen[2]?.delivery.idempotencyKey).toBe(await keyOf(stream, id, 2))
     const fired = (await eventsOf(stream, id)).filter((e) => e.type === "schedule/fired")
     expect(fired.map((e) => e.data.occurrence)).toEqual([2])
   })
@@ -299,7 +307,9 @@ describe("a consumer missing at delivery (a rolling deploy)", () => {
 
     await setConsumer(stream, id, "test.scripted")
     expect(await stream.tick(DUE + 3 * SECOND)).toMatchObject({ delivered: 1 })
-    expect(seen.map(({ delivery }) => [delivery.idempotencyKey, delivery.attempt])).toEqual([[keyOf(stream, id, 1), 3]])
+    expect(seen.map(({ delivery }) => [delivery.idempotencyKey, delivery.attempt])).toEqual([
+      [await keyOf(stream, id, 1), 3],
+    ])
     expect(await storedRow(stream, id)).toMatchObject({ state: "completed", occurrence: 1 })
   })
 

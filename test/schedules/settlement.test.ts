@@ -5,6 +5,7 @@ import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { storedRows } from "../support/stored.ts"
 import {
   eventsOf,
+  keyOf,
   openStream,
   RETAINED,
   SECOND,
@@ -28,9 +29,6 @@ const LEASE = 60 * SECOND
 type StreamHandle = Pick<TestStream, "name" | "tick" | "row" | "events">
 
 const typesOf = async (stream: TestStream, id: string) => (await eventsOf(stream, id)).map((e) => e.type).reverse()
-
-const keyOf = (stream: Pick<StreamHandle, "name">, id: string, occurrence: number) =>
-  `schedule:${stream.name}/${id}:${occurrence}`
 
 /** The `count`th delivery parked on a "wait" step, once the tick in flight has reached it. */
 async function parkedDelivery(count = 1) {
@@ -99,8 +97,8 @@ describe("terminal failure", () => {
     // The same occurrence, under the same key, is delivered again as a first attempt.
     expect(await stream.tick(later)).toMatchObject({ claimed: 1, delivered: 1 })
     expect(seen.map(({ delivery }) => [delivery.idempotencyKey, delivery.attempt, delivery.dueAt.getTime()])).toEqual([
-      [keyOf(stream, id, 1), 1, DUE],
-      [keyOf(stream, id, 1), 1, DUE],
+      [await keyOf(stream, id, 1), 1, DUE],
+      [await keyOf(stream, id, 1), 1, DUE],
     ])
     expect(await storedRow(stream, id)).toMatchObject({ state: "scheduled", occurrence: 2, next_at: nextAfterResume })
   })
@@ -149,7 +147,7 @@ describe("settlement behind the fence", () => {
 
     // A one-shot is delivered once: never again under a second key.
     expect(await stream.tick(DUE + 2 * HOUR)).toMatchObject({ claimed: 0 })
-    expect(seen.map((s) => s.delivery.idempotencyKey)).toEqual([keyOf(stream, id, 1)])
+    expect(seen.map((s) => s.delivery.idempotencyKey)).toEqual([await keyOf(stream, id, 1)])
   })
 
   it("applies a maxAttempts lowered while the attempt was out", async () => {
@@ -221,8 +219,8 @@ describe("settlement behind the fence", () => {
     const second = await stream.tick(DUE + LEASE + SECOND)
     expect(second).toMatchObject({ claimed: 1, delivered: 1, stale: 0 })
     expect(seen.map(({ delivery }) => [delivery.idempotencyKey, delivery.attempt])).toEqual([
-      [keyOf(stream, id, 1), 1],
-      [keyOf(stream, id, 1), 2],
+      [await keyOf(stream, id, 1), 1],
+      [await keyOf(stream, id, 1), 2],
     ])
     expect(await storedRow(stream, id)).toMatchObject({ state: "scheduled", occurrence: 2, attempts: 0 })
     const before = await stream.snapshot()
@@ -355,7 +353,7 @@ describe("a crash during a delivery", () => {
     const id = "survives-a-crash"
     script.set(id, ["hang", "ok"])
     value(await stream.upsert({ id, consumer: "test.durable", at: DUE }))
-    const key = keyOf(stream, id, 1)
+    const key = await keyOf(stream, id, 1)
 
     const interrupted = stream.tick(DUE).then(
       () => "finished",

@@ -2,15 +2,15 @@ import { env, evictDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import { RECOVERY_FIRST_MS } from "../../src/infra/backoff.ts"
 import { RECORD_RETRY_MS } from "../../src/infra/schedules/directory/recorder.ts"
-import { EVENT_HISTORY_LIMIT } from "../../src/infra/schedules/index.ts"
+import { EVENTS_PER_SCHEDULE } from "../../src/infra/schedules/index.ts"
 import * as core from "../../src/infra/schedules/stream/core.ts"
-import { SEQ_BLOCK } from "../../src/infra/schedules/stream/history.ts"
 import { type ScheduleRow, specOf } from "../../src/infra/schedules/stream/row.ts"
-import { MIGRATIONS, SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
+import { SEQ_BLOCK } from "../../src/infra/schedules/stream/row-events.ts"
+import { SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
-import { openStream, RETAINED, SECOND, T0, value } from "../support/streams.ts"
+import { openStream, RETAINED, SECOND, storageAt, T0, value } from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
@@ -123,8 +123,8 @@ describe("storage failures", () => {
   })
 })
 
-describe("event history", () => {
-  it("keeps a schedule's newest EVENT_HISTORY_LIMIT events on its own row: an event writes no row of its own", async () => {
+describe("a schedule's events", () => {
+  it("keeps a schedule's newest EVENTS_PER_SCHEDULE events on its own row: an event writes no row of its own", async () => {
     const stream = openStream("history")
     value(await stream.upsert({ id: "chatty", consumer: "test.scripted", every: "1 hour" }))
     value(await stream.upsert({ id: "quiet", consumer: "test.scripted", every: "1 hour" }))
@@ -132,11 +132,11 @@ describe("event history", () => {
     const written = await stream.inside((instance) => {
       const store = instance.storeForTests()
       const rows: number[] = []
-      for (let i = 0; i < EVENT_HISTORY_LIMIT + extra; i++) {
+      for (let i = 0; i < EVENTS_PER_SCHEDULE + extra; i++) {
         const before = store.counts.rowsWritten
         store.transaction(() => {
           const row = store.get("chatty") as ScheduleRow
-          const change = core.upsert(row, { ...specOf(row), payload: JSON.stringify({ i }) }, T0 + i)
+          const change = core.upsert(row, { ...specOf(row), payload: JSON.stringify({ i }) }, T0 + i, 0)
           if (core.changed(change)) store.apply(change, T0 + i, row)
         })
         rows.push(store.counts.rowsWritten - before)
@@ -144,16 +144,16 @@ describe("event history", () => {
       return rows
     })
     // A new payload touches no indexed column: the row is the one row written, its event with it.
-    expect(written).toEqual(Array(EVENT_HISTORY_LIMIT + extra).fill(1))
+    expect(written).toEqual(Array(EVENTS_PER_SCHEDULE + extra).fill(1))
 
     const chatty = value(await stream.events({ scheduleId: "chatty", limit: 500 }))
-    expect(chatty).toHaveLength(EVENT_HISTORY_LIMIT)
-    expect(chatty[0]).toMatchObject({ at: T0 + EVENT_HISTORY_LIMIT + extra - 1, data: { cause: "updated" } })
+    expect(chatty).toHaveLength(EVENTS_PER_SCHEDULE)
+    expect(chatty[0]).toMatchObject({ at: T0 + EVENTS_PER_SCHEDULE + extra - 1, data: { cause: "updated" } })
     expect(chatty.map((event) => event.seq)).toEqual([...chatty.map((event) => event.seq)].sort((x, y) => y - x))
     // The oldest went, the creation with them; the other schedule's history is its own.
     expect(chatty.some((event) => event.data.cause === "created")).toBe(false)
     expect(value(await stream.events({ scheduleId: "quiet" })).map((event) => event.data.cause)).toEqual(["created"])
-    expect(await stream.counts()).toMatchObject({ events: EVENT_HISTORY_LIMIT + 1 })
+    expect(await stream.counts()).toMatchObject({ events: EVENTS_PER_SCHEDULE + 1 })
   })
 
   it("filters one schedule's events newest first", async () => {
@@ -216,21 +216,11 @@ describe("event history", () => {
 })
 
 describe("schema migration", () => {
-  /** Storage as the code of `version` left it: its tables and meta, nothing of a later version. */
-  const atVersion = (sql: SqlStorage, stream: string, version: number) => {
-    for (const table of ["events", "schedules", "meta", "claims", "finished", "removed"])
-      sql.exec(`DROP TABLE IF EXISTS ${table}`)
-    sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    for (let v = 1; v <= version; v++)
-      for (const statement of MIGRATIONS[v]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)
-    sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('stream', ?)", String(version), stream)
-  }
-
   it("moves version 1 storage on, keeping schedules, claims and each schedule's newest events", async () => {
     const stream = openStream("from-v1")
     const result = await stream.inside((_, state) => {
       const sql = state.storage.sql
-      atVersion(sql, stream.name, 1)
+      storageAt(sql, stream.name, 1)
       sql.exec(
         `INSERT INTO schedules (id, consumer, kind, at_ms, payload, state, occurrence, next_at, cadence_at,
            claim_until, claim_token, attempts, created_at, updated_at)
@@ -254,7 +244,7 @@ describe("schema migration", () => {
       store.migrate()
       store.transaction(() => {
         const row = store.get("held") as ScheduleRow
-        store.apply(core.upsert(row, { ...specOf(row), payload: '{"n":2}' }, T0) as core.Change, T0, row)
+        store.apply(core.upsert(row, { ...specOf(row), payload: '{"n":2}' }, T0, 0) as core.Change, T0, row)
       })
       return {
         before,
@@ -262,23 +252,33 @@ describe("schema migration", () => {
         version: store.meta("schema_version"),
         tables: sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").toArray(),
         newest: store.events({ limit: 3 }).map((event) => [event.seq, event.data]),
-        history: store.events({ scheduleId: "held", limit: 500 }).length,
+        kept: store.events({ scheduleId: "held", limit: 500 }).length,
       }
     })
-    // Version 3 adds finished_at, null for a row still scheduled; version 4 its history, its newest seq, no claim record.
+    // Version 3 adds finished_at, null for a row still scheduled; version 4 the incarnation, null: the row keeps
+    // its keys; version 6 its events on it, its newest seq, no claim record over it.
     expect(result.after).toEqual(
       result.before.map((row) => ({
         ...row,
         payload: '{"n":2}',
         finished_at: null,
-        history: expect.any(String),
+        incarnation: null,
+        event_lines: expect.any(String),
         event_seq: LAST_V1_SEQ + 1,
         written_seq: 0,
       })),
     )
     expect(result.version).toBe(String(SCHEMA_VERSION))
-    expect(result.tables.map((table) => table.name)).toEqual(["claims", "finished", "meta", "removed", "schedules"])
-    expect(result.history).toBe(EVENT_HISTORY_LIMIT)
+    expect(result.tables.map((table) => table.name)).toEqual([
+      "claims",
+      "delivery_hours",
+      "delivery_minutes",
+      "finished",
+      "meta",
+      "removed",
+      "schedules",
+    ])
+    expect(result.kept).toBe(EVENTS_PER_SCHEDULE)
     expect(result.newest).toEqual([
       [LAST_V1_SEQ + 1, expect.objectContaining({ cause: "updated" })],
       [LAST_V1_SEQ, { i: LAST_V1_SEQ }],
@@ -288,11 +288,11 @@ describe("schema migration", () => {
     expect(value(await stream.get("held"))).toMatchObject({ state: "scheduled", attempts: 1, claimUntil: T0 + MINUTE })
   })
 
-  it("moves version 3 storage on with a claim in flight: it holds until its lease ends, then the occurrence goes out again", async () => {
-    const stream = openStream("from-v3")
+  it("moves version 5 storage on with a claim in flight: it holds until its lease ends, then the occurrence goes out again", async () => {
+    const stream = openStream("from-v5")
     await stream.inside((_, state) => {
       const sql = state.storage.sql
-      atVersion(sql, stream.name, 3)
+      storageAt(sql, stream.name, 5)
       const insert = `INSERT INTO schedules (id, consumer, kind, at_ms, interval_ms, payload, state, occurrence, next_at,
            cadence_at, claim_until, claim_token, attempts, created_at, updated_at, finished_at)
          VALUES (?, 'test.scripted', ?, ?, ?, 'null', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
@@ -376,8 +376,10 @@ describe("rows read back", () => {
         createdAt: T0 + 13,
         updatedAt: T0 + 14,
         finishedAt: T0 + 15,
+        incarnation: 2 ** 48 - 16,
       }
-      const other = { ...row, id: "round-trip-2", finishedAt: null }
+      // A row stored before incarnations reads back null.
+      const other = { ...row, id: "round-trip-2", finishedAt: null, incarnation: null }
       store.transaction(() => {
         store.put(row)
         store.put(other)

@@ -26,9 +26,10 @@ describe("a tick", () => {
   it("on a fresh stream, before its first upsert, leaves later deliveries their stream's key", async () => {
     const stream = openStream("fresh")
     expect(await stream.tick(T0)).toMatchObject({ claimed: 0 })
-    value(await stream.upsert({ id: "first", consumer: "test.scripted", at: T0 + SECOND }))
+    const { idempotencyKey } = value(await stream.upsert({ id: "first", consumer: "test.scripted", at: T0 + SECOND }))
+    expect(idempotencyKey).toMatch(new RegExp(`^schedule:${stream.name}/first@[0-9a-f]{12}:1$`))
     expect(await stream.tick(T0 + SECOND)).toMatchObject({ delivered: 1 })
-    expect(seen.map((s) => s.delivery.idempotencyKey)).toEqual([`schedule:${stream.name}/first:1`])
+    expect(seen.map((s) => s.delivery.idempotencyKey)).toEqual([idempotencyKey])
   })
 
   it("settles each delivery as soon as it answers, not after the slowest in its batch", async () => {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest"
 import { resetConsumers, script, seen } from "../support/consumers.ts"
-import { openStream, RETAINED, SECOND, T0, type TestStream, value } from "../support/streams.ts"
+import { keyOf, openStream, RETAINED, SECOND, T0, type TestStream, value } from "../support/streams.ts"
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
@@ -131,7 +131,7 @@ describe("one-shots", () => {
         dueAt: new Date(dueAt),
         attempt: 1,
         lateByMs: expect.any(Number),
-        idempotencyKey: `schedule:${stream.name}/remind:1`,
+        idempotencyKey: await keyOf(stream, "remind", 1),
         payload,
       },
     ])
@@ -164,7 +164,7 @@ describe("one-shots", () => {
         occurrence: 1,
         attempt: 1,
         dueAt: new Date(upsertedAt + 10 * MINUTE),
-        idempotencyKey: `schedule:${stream.name}/later:1`,
+        idempotencyKey: await keyOf(stream, "later", 1),
         payload: "hi",
       }),
     ])
@@ -346,8 +346,8 @@ describe("upsert", () => {
     expect(restarted).toMatchObject({ state: "scheduled", occurrence: 2, nextAt: T0 + MINUTE })
     expect(await stream.tick(T0 + HOUR)).toMatchObject({ delivered: 1 })
     expect(deliveries().map((delivery) => delivery.idempotencyKey)).toEqual([
-      `schedule:${stream.name}/once:1`,
-      `schedule:${stream.name}/once:2`,
+      await keyOf(stream, "once", 1),
+      await keyOf(stream, "once", 2),
     ])
     expect(value(await stream.get("once"))).toMatchObject({ state: "completed", occurrence: 2 })
   })

@@ -59,9 +59,16 @@ const refusingBinding = (message: string, exists = false) => ({
 describe("Schedules.workflow: a delivery starts a Workflow instance", () => {
   it("a stream's delivery creates one instance, id derived from the key, the payload and occurrence as params", async () => {
     const s = openStream("wf-stream")
-    const id = await Schedules.workflowInstanceId(`schedule:${s.name}/monthly-statement:1`)
+    const { idempotencyKey } = value(
+      await s.upsert({
+        id: "monthly-statement",
+        consumer: monthlyStatement.name,
+        at: T0,
+        payload: { account: "acme" },
+      }),
+    )
+    const id = await Schedules.workflowInstanceId(idempotencyKey)
     await using instance = await introspectWorkflowInstance(env.STATEMENTS, id)
-    await s.upsert({ id: "monthly-statement", consumer: monthlyStatement.name, at: T0, payload: { account: "acme" } })
 
     const report = await s.tick(T0)
 
@@ -75,7 +82,7 @@ describe("Schedules.workflow: a delivery starts a Workflow instance", () => {
   })
 
   it("the instance id is valid for Workflows (at most 100 of [a-zA-Z0-9_-]) and the same for the same key", async () => {
-    const key = `schedule:${"s".repeat(128)}/${"i".repeat(128)}:4294967295`
+    const key = `schedule:${"s".repeat(128)}/${"i".repeat(128)}@${"f".repeat(12)}:4294967295`
     const id = await Schedules.workflowInstanceId(key)
     expect(id).toMatch(/^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/)
     expect(await Schedules.workflowInstanceId(key)).toBe(id)
@@ -221,14 +228,16 @@ describe("Schedules.workflow: the declaration", () => {
 describe("Schedules.workflow: admin shows its runs", () => {
   it("the schedule's events in the admin API show the workflow delivery", async () => {
     const s = openStream("wf-admin")
-    const id = await Schedules.workflowInstanceId(`schedule:${s.name}/monthly-statement:1`)
+    const { idempotencyKey } = value(
+      await s.upsert({
+        id: "monthly-statement",
+        consumer: monthlyStatement.name,
+        cron: "0 6 1 * *",
+        payload: { account: "acme" },
+      }),
+    )
+    const id = await Schedules.workflowInstanceId(idempotencyKey)
     await using instance = await introspectWorkflowInstance(env.STATEMENTS, id)
-    await s.upsert({
-      id: "monthly-statement",
-      consumer: monthlyStatement.name,
-      cron: "0 6 1 * *",
-      payload: { account: "acme" },
-    })
     const due = Date.UTC(2100, 1, 1, 6, 0)
 
     await s.tick(due)

@@ -71,6 +71,19 @@ function checkRows(r: StepRecord, model: Model): void {
     }
     const before = r.pre.get(row.id)
     if (before && row.occurrence < before.occurrence) model.fail("row", `${row.id} occurrence went backwards`)
+    // A row keeps its incarnation; a row created anew (after a sweep or a remove) draws one no earlier row of the id had.
+    if (before && row.incarnation !== before.incarnation)
+      model.fail("incarnation", `${row.id} incarnation changed from ${before.incarnation} to ${row.incarnation}`)
+    if (!before) {
+      const drawn = `${row.id}@${row.incarnation}`
+      const fresh =
+        Number.isSafeInteger(row.incarnation) &&
+        (row.incarnation as number) >= 0 &&
+        (row.incarnation as number) < 2 ** 48
+      if (!fresh || model.incarnations.has(drawn))
+        model.fail("incarnation", `${row.id} was created with incarnation ${row.incarnation}, not a fresh one`)
+      model.incarnations.add(drawn)
+    }
   }
 }
 
@@ -125,7 +138,7 @@ function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
       attempt: attempt.attempts,
       // One clock per tick: the attempt starts at the tick's time.
       lateByMs: Math.max(0, t.at - before.next_at),
-      idempotencyKey: keyOf(r.stream, attempt.id, before.occurrence),
+      idempotencyKey: keyOf(r.stream, before),
     }
     const got = delivery && { ...expected, ...delivery, dueAt: delivery.dueAt.getTime() }
     if (got && Object.entries(expected).some(([k, v]) => got[k as keyof typeof got] !== v))

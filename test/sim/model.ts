@@ -84,6 +84,8 @@ export class Model {
   latestClock = Number.NEGATIVE_INFINITY
   /** Per id, how often its row was swept (retention). */
   readonly incarnation = new Map<string, number>()
+  /** Every `<id>@<incarnation>` a created row drew: a new row of an id never repeats one (its keys would). */
+  readonly incarnations = new Set<string>()
   rows = new Map<string, Row>()
   lastSeq = 0
   /** The last alarm write, and whether recover() made it. */

@@ -23,6 +23,7 @@ export interface Row {
   created_at: number
   updated_at: number
   finished_at: number | null
+  incarnation: number | null
   eligible_at: number
 }
 
@@ -40,7 +41,9 @@ export const backoffMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** (at
 export const eligibleOf = (row: Pick<Row, "next_at" | "retry_at" | "claim_until">) =>
   Math.max(row.next_at, row.retry_at ?? 0, row.claim_until ?? 0)
 
-export const keyOf = (stream: string, id: string, occurrence: number) => `schedule:${stream}/${id}:${occurrence}`
+/** README's key of a row's occurrence: `schedule:<stream>/<id>@<incarnation>:<occurrence>`. */
+export const keyOf = (stream: string, row: Pick<Row, "id" | "incarnation" | "occurrence">) =>
+  `schedule:${stream}/${row.id}@${row.incarnation?.toString(16).padStart(12, "0")}:${row.occurrence}`
 
 export const isRecurring = (row: Pick<Row, "kind">) => row.kind === "every" || row.kind === "cron"
 

@@ -19,7 +19,7 @@ describe("statements: a monthly schedule hands each month to a Workflow", () => 
     const schedule = await json(put)
     expect(schedule).toMatchObject({ consumer: "statements.monthly", timing: { kind: "cron", cron: "0 6 1 * *" } })
     expect(new Date(schedule.nextAt).toISOString()).toMatch(/-01T06:00:00\.000Z$/)
-    const id = await Schedules.workflowInstanceId(`schedule:${account}/monthly-statement:1`)
+    const id = await Schedules.workflowInstanceId(schedule.idempotencyKey)
     await using instance = await introspectWorkflowInstance(env.STATEMENTS, id)
     await tickAt(stubOf(account), schedule.nextAt)
     await instance.waitForStatus("complete")

@@ -119,7 +119,7 @@ describe("the billing.usage-webhook consumer", () => {
         url: HOOK,
         method: "POST",
         contentType: "application/json",
-        idempotencyKey: keyOf(name, 1),
+        idempotencyKey: await keyOf(name, 1),
         body: { account: name, quantity: 42, throughSlot: 7 * MINUTE },
         signal: true,
       },
@@ -136,7 +136,7 @@ describe("the billing.usage-webhook consumer", () => {
     // The next occurrence carries the next key; a 204 is delivered too.
     receiver.answers = [204]
     expect(await deliverDue(name)).toMatchObject({ delivered: 1 })
-    expect(receiver.received.map((r) => r.idempotencyKey)).toEqual([keyOf(name, 1), keyOf(name, 2)])
+    expect(receiver.received.map((r) => r.idempotencyKey)).toEqual([await keyOf(name, 1), await keyOf(name, 2)])
     expect((await viewOf(name)).occurrence).toBe(3)
   })
 
@@ -171,7 +171,11 @@ describe("the billing.usage-webhook consumer", () => {
     expect(await deliverDue(name)).toMatchObject({ delivered: 1 })
     expect(await viewOf(name)).toMatchObject({ state: "scheduled", occurrence: 2, attempts: 0, lastError: null })
     // Every attempt at occurrence 1 carried its one key, so the receiver can dedupe a retry.
-    expect(receiver.received.map((r) => r.idempotencyKey)).toEqual([keyOf(name, 1), keyOf(name, 1), keyOf(name, 1)])
+    expect(receiver.received.map((r) => r.idempotencyKey)).toEqual([
+      await keyOf(name, 1),
+      await keyOf(name, 1),
+      await keyOf(name, 1),
+    ])
     expect(new Set(receiver.received.map((r) => JSON.stringify(r.body))).size).toBe(1)
     expect(logs.of("schedule.delivery").map((line) => [line.attempt, line.outcome, line.reason])).toEqual([
       [1, "retry", `POST ${HOOK} failed: Network connection lost.`],

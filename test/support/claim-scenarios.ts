@@ -1,173 +1,165 @@
 import { expect, it } from "vitest"
-import type { ClaimRequest } from "../../src/infra/jobs/claim.ts"
+import { CLOCK_TOLERANCE_MS } from "../../src/infra/jobs/claim.ts"
+import type { RunEnding } from "../../src/infra/jobs/record.ts"
+import type { ClaimEngine } from "./claim-engine.ts"
 
-/** One database the claim statement runs on: D1, libSQL or Postgres, each through its own driver. */
-export interface ClaimEngine {
-  claim(request: ClaimRequest): Promise<boolean>
-  /** Ends the lease if `holder` holds it (the engine's release on D1 and libSQL). */
-  release(name: string, holder: string): Promise<boolean>
-  lease(name: string): Promise<{ lastSlot: number; leaseUntil: number | null; holder: string | null } | undefined>
-}
+export type { ClaimEngine } from "./claim-engine.ts"
 
 const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
 const LEASE = 2 * MINUTE
-const DAY = 24 * 60 * MINUTE
 // Epoch milliseconds of 2026: past 2^31, so a 32-bit column would overflow.
 const T0 = Date.UTC(2026, 10, 30, 3, 0)
 
 let counter = 0
 
+/** How a run of `slot` ended, as its release records it. */
+const ended = (slot: number, runId: string): RunEnding => ({
+  record: { slot, runId, outcome: "ran", ms: 5, finishedAt: slot + 5, error: null },
+  summary: null,
+})
+
 /**
  * The claim scenarios of seed Decision 5, registered once per engine, so D1 (workerd), libSQL and
- * Postgres (Node) answer the same statement the same way.
+ * Postgres (Node) answer the same statement the same way. `now` stands in for the database's clock,
+ * the claim's referee; a claimant's clock shows only in the slot it fires. The last scenario reads the
+ * database's own clock.
  */
 export function claimScenarios(engine: () => ClaimEngine) {
   const fresh = () => `engines.job-${Date.now()}-${++counter}`
-  const claim = (name: string, slot: number, now: number, holder: string) =>
-    engine().claim({ name, slot, now, leaseMs: LEASE, holder })
+  const claim = (name: string, slot: number, now: number, holder: string, leaseMs = LEASE) =>
+    engine().claim({ name, slot, now, leaseMs, holder })
+  /** A run of `slot` from claim to release (which records it), the database's clock at `now`; true if it ran. */
+  const run = async (name: string, slot: number, now: number) => {
+    const holder = `run-${slot}-${now}`
+    const won = await claim(name, slot, now, holder)
+    if (won) expect(await engine().release(name, holder, ended(slot, holder))).toBe(true)
+    return won
+  }
 
-  it("lets the first claim of a slot win, with epoch-ms values past 32 bits", async () => {
+  it("lets the first claim of a slot win, its lease the database's now + lease with the lease beside it", async () => {
     const name = fresh()
     expect(await claim(name, T0, T0 + 5, "run-a")).toBe(true)
-    expect(await engine().lease(name)).toEqual({ lastSlot: T0, leaseUntil: T0 + 5 + LEASE, holder: "run-a" })
+    expect(await engine().lease(name)).toEqual({
+      lastSlot: T0,
+      leaseUntil: T0 + 5 + LEASE,
+      leaseMs: LEASE,
+      holder: "run-a",
+      lastRunId: null,
+    })
   })
 
-  it("refuses the same slot again, also after its release", async () => {
+  it("never claims a slot at or below last_slot, released or not, whatever the database's clock says", async () => {
     const name = fresh()
-    await claim(name, T0, T0, "run-a")
-    expect(await claim(name, T0, T0 + 1, "run-b")).toBe(false)
+    await claim(name, T0 + MINUTE, T0 + MINUTE, "run-a")
+    expect(await claim(name, T0 + MINUTE, T0 + MINUTE + 1, "run-b")).toBe(false)
     await engine().release(name, "run-a")
-    expect(await claim(name, T0, T0 + 2, "run-c")).toBe(false)
+    // So a run holding its lease always holds last_slot: no claim lands below it (an operator's release relies on it).
+    for (const slot of [T0 + MINUTE, T0])
+      for (const now of [T0 - DAY, T0 + 1, T0 + MINUTE + 1, T0 + 2 * LEASE + 1, T0 + DAY])
+        expect(await claim(name, slot, now, `late-${slot}-${now}`), `${slot} at ${now}`).toBe(false)
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + MINUTE, holder: null })
   })
 
-  it("refuses a newer slot while the lease is live", async () => {
+  it("refuses a newer slot while the lease is live, and claims it once the lease has expired", async () => {
     const name = fresh()
     await claim(name, T0, T0, "run-a")
     expect(await claim(name, T0 + MINUTE, T0 + MINUTE, "run-b")).toBe(false)
+    expect(await claim(name, T0 + 2 * MINUTE, T0 + LEASE, "run-c")).toBe(false)
     expect((await engine().lease(name))?.holder).toBe("run-a")
+    expect(await claim(name, T0 + 2 * MINUTE, T0 + LEASE + 1, "run-d")).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + 2 * MINUTE, holder: "run-d" })
   })
 
-  it("reclaims an expired lease for a newer slot", async () => {
+  it("judges a live lease by the lease its holder wrote, not the claimant's: a shorter timeout waits, the older run is recorded", async () => {
     const name = fresh()
-    await claim(name, T0, T0, "run-a")
-    expect(await claim(name, T0 + 3 * MINUTE, T0 + LEASE + 1, "run-b")).toBe(true)
-    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + 3 * MINUTE, holder: "run-b" })
+    // The job's previous version (timeout 10 minutes, lease 11) holds its lease; the new one has a 90 s lease.
+    const older = 11 * MINUTE
+    const newer = 90_000
+    expect(await claim(name, T0, T0 + 1_000, "older-run", older)).toBe(true)
+    for (const k of [1, 5, 10])
+      expect(await claim(name, T0 + k * MINUTE, T0 + k * MINUTE + 1_000, `newer-${k}`, newer), `${k}`).toBe(false)
+    expect(await engine().lease(name)).toMatchObject({ holder: "older-run", leaseUntil: T0 + 1_000 + older })
+    expect(await engine().release(name, "older-run", ended(T0, "older-run"))).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ holder: null, lastRunId: "older-run" })
+    expect(await claim(name, T0 + 11 * MINUTE, T0 + 11 * MINUTE + 1_000, "newer-11", newer)).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ holder: "newer-11", leaseMs: newer })
   })
 
-  it("reclaims a lease written far ahead by a clock that jumped, never a live one within 2 x lease", async () => {
-    const jumped = fresh()
-    await claim(jumped, T0, T0 + 365 * 24 * 60 * MINUTE, "run-from-the-future")
-    expect(await claim(jumped, T0 + MINUTE, T0 + MINUTE, "run-b")).toBe(true)
-    const live = fresh()
-    await claim(live, T0, T0 + LEASE, "run-a")
-    expect(await claim(live, T0 + MINUTE, T0 + MINUTE, "run-b")).toBe(false)
-  })
-
-  it("reclaims, at the next slot, a last_slot a clock that jumped wrote more than 2 x lease ahead", async () => {
+  it("reclaims a lease ending more than twice its own lease past the database's now (its clock went back), never one within", async () => {
     const name = fresh()
-    await claim(name, T0, T0 + 1_000, "run-a")
-    await engine().release(name, "run-a")
-    // A replica a day ahead claims tomorrow's slot and keeps its lease (it crashed, say).
-    expect(await claim(name, T0 + DAY, T0 + DAY + 1_000, "run-ahead")).toBe(true)
-    expect(await claim(name, T0 + MINUTE, T0 + MINUTE + 1_000, "run-b")).toBe(true)
-    expect(await engine().lease(name)).toMatchObject({ holder: "run-b", leaseUntil: T0 + MINUTE + 1_000 + LEASE })
-    // The slots after it too, while the fast replica goes on claiming its own, one after another.
-    expect(await claim(name, T0 + DAY + MINUTE, T0 + DAY + MINUTE, "run-ahead-2")).toBe(true)
-    await engine().release(name, "run-ahead-2")
-    expect(await claim(name, T0 + DAY + 2 * MINUTE, T0 + DAY + 2 * MINUTE, "run-ahead-3")).toBe(true)
-    expect(await claim(name, T0 + 2 * MINUTE, T0 + 2 * MINUTE + 1_000, "run-c")).toBe(true)
+    // A late fire claims at 03:10 and holds its lease until 03:12.
+    expect(await claim(name, T0, T0 + 10 * MINUTE, "late-run")).toBe(true)
+    // The database's clock goes back to 03:08: the lease ends exactly 2 x its lease past now, held, even
+    // for a claimant whose own lease is 30 s; 1 ms further back, it cannot have been written honestly.
+    expect(await claim(name, T0 + MINUTE, T0 + 8 * MINUTE, "short-lease", 30_000)).toBe(false)
+    expect(await claim(name, T0 + MINUTE, T0 + 8 * MINUTE - 1, "reclaimer")).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + MINUTE, holder: "reclaimer" })
   })
 
-  it("never lets a slot claimed before or after a jumped last_slot run again, on time or late", async () => {
+  it("refuses a slot more than CLOCK_TOLERANCE_MS past the database's now as not yet due, first claim included", async () => {
     const name = fresh()
-    await claim(name, T0, T0 + 1_000, "run-a")
-    // The fast replica overwrites run-a's live lease; the same slot from another correct replica, and later, is refused.
-    expect(await claim(name, T0 + DAY, T0 + DAY, "run-ahead")).toBe(true)
-    expect(await claim(name, T0, T0 + 1_500, "run-b")).toBe(false)
-    expect(await claim(name, T0 + MINUTE, T0 + MINUTE + 1_000, "run-c")).toBe(true)
-    expect(await claim(name, T0 + DAY + MINUTE, T0 + DAY + MINUTE, "run-ahead-2")).toBe(true)
-    await engine().release(name, "run-ahead-2")
-    expect(await claim(name, T0 + DAY + 2 * MINUTE, T0 + DAY + 2 * MINUTE, "run-ahead-3")).toBe(true)
-    for (const [slot, now] of [
-      [T0, T0 + 5 * MINUTE],
-      [T0 + MINUTE, T0 + MINUTE + 2_000],
-      [T0 + MINUTE, T0 + 30 * MINUTE],
-    ] as const) {
-      expect(await claim(name, slot, now, `late-${slot}-${now}`), new Date(slot).toISOString()).toBe(false)
+    // A claimant's clock ahead of the database's, or the database's behind it: the same difference.
+    expect(await claim(name, T0, T0 - CLOCK_TOLERANCE_MS - 1, "too-early")).toBe(false)
+    expect(await engine().lease(name)).toBeUndefined()
+    expect(await claim(name, T0, T0 - CLOCK_TOLERANCE_MS, "early")).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0, holder: "early" })
+  })
+
+  it("lets no clock far ahead block a slot, first claim included, nor a second clock further ahead", async () => {
+    const name = fresh()
+    // On a fresh row, a replica a day ahead fires first: not yet due by the database's clock, nothing written.
+    expect(await run(name, T0 + DAY, T0 + 500)).toBe(false)
+    expect(await engine().lease(name)).toBeUndefined()
+    // Ten real minutes: the replicas a day and two days ahead fire around each correct one, which runs every slot.
+    for (let k = 0; k < 10; k++) {
+      const minute = T0 + k * MINUTE
+      expect(await run(name, minute + DAY, minute + 200), `a day ahead, minute ${k}`).toBe(false)
+      expect(await run(name, minute, minute + 1_000), `on time, minute ${k}`).toBe(true)
+      expect(await run(name, minute + 2 * DAY, minute + 1_500), `two days ahead, minute ${k}`).toBe(false)
     }
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + 9 * MINUTE, holder: null })
   })
 
-  it("a slot a clock far ahead ran early is never run again when real time reaches it, while that clock is still ahead", async () => {
+  it("runs a slot early, once, from a clock ahead within the tolerance, and late from a clock behind, never one already run", async () => {
     const name = fresh()
-    const ahead = async (slot: number) => {
-      expect(await claim(name, slot, slot + 500, `run-ahead-${slot}`), new Date(slot).toISOString()).toBe(true)
-      await engine().release(name, `run-ahead-${slot}`)
-    }
-    const onTime = (slot: number) => claim(name, slot, slot + 1_000, `run-${slot}`)
-    expect(await onTime(T0)).toBe(true)
-    await engine().release(name, `run-${T0}`)
-    // A replica a day ahead jumps to tomorrow's slot (J) and runs J and the next 2 minutes early.
-    for (const k of [0, 1, 2]) await ahead(T0 + DAY + k * MINUTE)
-    expect(await onTime(T0 + MINUTE)).toBe(true)
-    await engine().release(name, `run-${T0 + MINUTE}`)
-    // A day later it is still a day ahead: last_slot is tomorrow's tomorrow, far ahead of real time.
-    for (let k = 3; k < 10; k++) await ahead(T0 + DAY + k * MINUTE)
-    // The correct replicas run every slot below J (here its last one), none of the slots it ran early.
-    expect(await onTime(T0 + DAY - MINUTE)).toBe(true)
-    await engine().release(name, `run-${T0 + DAY - MINUTE}`)
-    for (const k of [0, 1, 2, 3]) expect(await onTime(T0 + DAY + k * MINUTE), `J + ${k} minutes`).toBe(false)
-    // Once real time passes its newest slot (it was corrected), last_slot < slot takes over.
-    expect(await onTime(T0 + DAY + 10 * MINUTE)).toBe(true)
-    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + DAY + 10 * MINUTE })
+    expect(await run(name, T0, T0 + 1_000)).toBe(true)
+    // A replica 4 s ahead fires the next minute before the database's clock reaches it; the others' fire is refused.
+    expect(await run(name, T0 + MINUTE, T0 + MINUTE - 4_000)).toBe(true)
+    expect(await run(name, T0 + MINUTE, T0 + MINUTE + 1_000)).toBe(false)
+    // A replica 3 minutes behind runs a slot no one ran, late; a slot already run it finds taken.
+    expect(await run(name, T0 + 2 * MINUTE, T0 + 5 * MINUTE + 1_000)).toBe(true)
+    expect(await run(name, T0 + 6 * MINUTE, T0 + 6 * MINUTE + 1_000)).toBe(true)
+    expect(await run(name, T0 + 6 * MINUTE, T0 + 9 * MINUTE + 1_000)).toBe(false)
+    expect(await run(name, T0 + 5 * MINUTE, T0 + 8 * MINUTE + 1_000)).toBe(false)
   })
 
-  it("loses, never runs twice, the slots below a first jump when a second jumps further ahead", async () => {
+  it("bounds a jump of the database's own clock: ahead and back refuses the slots until its newest, none twice; forward ends a lease early", async () => {
     const name = fresh()
-    const run = async (slot: number, now: number) => {
-      const won = await claim(name, slot, now, `run-${slot}-${now}`)
-      if (won) await engine().release(name, `run-${slot}-${now}`)
-      return won
-    }
-    expect(await run(T0, T0 + 1_000)).toBe(true)
-    // One clock a day ahead runs J1 and J1 + 1 minute early; the correct replicas run T0 + 1 minute.
-    expect(await run(T0 + DAY, T0 + DAY + 500)).toBe(true)
-    expect(await run(T0 + DAY + MINUTE, T0 + DAY + MINUTE + 500)).toBe(true)
-    expect(await run(T0 + MINUTE, T0 + MINUTE + 1_000)).toBe(true)
-    // Another, two days ahead, jumps past it: the gap below J1 is forgotten (lost), the one above kept.
-    expect(await run(T0 + 2 * DAY, T0 + 2 * DAY + 500)).toBe(true)
-    expect(await run(T0 + 2 * MINUTE, T0 + 2 * MINUTE + 1_000)).toBe(false)
-    expect(await run(T0 + DAY - MINUTE, T0 + DAY - MINUTE + 1_000)).toBe(false)
-    // J1's slots ran early and stay refused; the slots past them, until the second jump, run on time.
-    expect(await run(T0 + DAY, T0 + DAY + 1_000)).toBe(false)
-    expect(await run(T0 + DAY + MINUTE, T0 + DAY + MINUTE + 1_000)).toBe(false)
-    expect(await run(T0 + DAY + 2 * MINUTE, T0 + DAY + 2 * MINUTE + 1_000)).toBe(true)
-    expect(await run(T0 + 2 * DAY, T0 + 2 * DAY + 1_000)).toBe(false)
-  })
-
-  it("still refuses a slot below a last_slot ahead by at most 2 x lease, and a claimant whose own clock is far behind", async () => {
-    const name = fresh()
-    await claim(name, T0, T0, "run-a")
-    await engine().release(name, "run-a")
-    // A clock 3 minutes ahead: within 2 x lease (4 minutes), so last_slot < slot protects as ever.
-    expect(await claim(name, T0 + 4 * MINUTE, T0 + 4 * MINUTE, "run-ahead")).toBe(true)
-    await engine().release(name, "run-ahead")
-    expect(await claim(name, T0 + MINUTE, T0 + MINUTE + 1_000, "run-b")).toBe(false)
-    expect(await claim(name, T0 + 5 * MINUTE, T0 + 5 * MINUTE, "run-c")).toBe(true)
-    await engine().release(name, "run-c")
-    // A replica a day behind sees every slot as far ahead of it: it runs none of its own (long past) slots.
-    expect(await claim(name, T0 + 6 * MINUTE - DAY, T0 + 6 * MINUTE - DAY, "run-behind")).toBe(false)
-    expect(await claim(name, T0 + 6 * MINUTE, T0 + 6 * MINUTE - DAY, "run-behind-2")).toBe(true)
-    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + 6 * MINUTE, holder: "run-behind-2" })
+    expect(await run(name, T0, T0 + 1_000)).toBe(true)
+    // One host's clock (the claimant's and the database's) jumps a day ahead: a slot runs a day early.
+    expect(await run(name, T0 + DAY + MINUTE, T0 + DAY + MINUTE + 1_000)).toBe(true)
+    // Set right, the slots up to that one are refused (lost), and it does not run again on time.
+    expect(await run(name, T0 + 2 * MINUTE, T0 + 2 * MINUTE + 1_000)).toBe(false)
+    expect(await run(name, T0 + DAY, T0 + DAY + 1_000)).toBe(false)
+    expect(await run(name, T0 + DAY + MINUTE, T0 + DAY + MINUTE + 1_000)).toBe(false)
+    expect(await run(name, T0 + DAY + 2 * MINUTE, T0 + DAY + 2 * MINUTE + 1_000)).toBe(true)
+    // A jump forward past a live lease ends it: the next slot is claimed while its holder may still run.
+    const next = T0 + DAY + 3 * MINUTE
+    expect(await claim(name, next, next + 1_000, "holder")).toBe(true)
+    expect(await claim(name, next + MINUTE, next + MINUTE + 1_000, "before-the-jump")).toBe(false)
+    expect(await claim(name, next + MINUTE, next + MINUTE + HOUR, "after-the-jump")).toBe(true)
   })
 
   it("ignores a release by another holder", async () => {
     const name = fresh()
     await claim(name, T0, T0, "run-a")
-    expect(await engine().release(name, "run-b")).toBe(false)
-    expect(await engine().lease(name)).toEqual({ lastSlot: T0, leaseUntil: T0 + LEASE, holder: "run-a" })
+    expect(await engine().release(name, "run-b", ended(T0, "run-b"))).toBe(false)
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0, leaseUntil: T0 + LEASE, holder: "run-a" })
     expect(await claim(name, T0 + MINUTE, T0 + MINUTE, "run-b")).toBe(false)
     expect(await engine().release(name, "run-a")).toBe(true)
-    expect(await engine().lease(name)).toEqual({ lastSlot: T0, leaseUntil: null, holder: null })
+    expect(await engine().lease(name)).toMatchObject({ lastSlot: T0, leaseUntil: null, holder: null, lastRunId: null })
   })
 
   it("gives exactly one winner among 20 concurrent claims of one slot", async () => {
@@ -175,5 +167,22 @@ export function claimScenarios(engine: () => ClaimEngine) {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => claim(name, T0, T0 + i, `run-${i}`)))
     expect(results.filter(Boolean)).toHaveLength(1)
     expect((await engine().lease(name))?.holder).toBe(`run-${results.indexOf(true)}`)
+  })
+
+  it("reads the database's own clock when no clock stands in: a slot far ahead refused, the one due won once, its lease from then", async () => {
+    const name = fresh()
+    const request = (holder: string, slot: number) => ({ name, slot, leaseMs: LEASE, holder })
+    expect(await engine().claim(request("an-hour-ahead", Date.now() + CLOCK_TOLERANCE_MS + HOUR))).toBe(false)
+    expect(await engine().lease(name)).toBeUndefined()
+    const before = Date.now()
+    const slot = before - (before % MINUTE)
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => engine().claim(request(`run-${i}`, slot))))
+    const after = Date.now()
+    expect(results.filter(Boolean)).toHaveLength(1)
+    const lease = await engine().lease(name)
+    expect(lease).toMatchObject({ lastSlot: slot, leaseMs: LEASE, holder: `run-${results.indexOf(true)}` })
+    // The database's clock and this one agree within the tolerance, as the claim requires of its claimants.
+    expect(lease?.leaseUntil).toBeGreaterThanOrEqual(before + LEASE - CLOCK_TOLERANCE_MS)
+    expect(lease?.leaseUntil).toBeLessThanOrEqual(after + LEASE + CLOCK_TOLERANCE_MS)
   })
 }

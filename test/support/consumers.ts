@@ -52,12 +52,13 @@ export const quick = Schedules.consumer({
   deliver: (delivery, { signal }) => run(delivery, signal),
 })
 
-/** Retries every attempt with the reason its payload names ({ reason }), so a test sets the reason. */
+/** Retries every attempt with the reason its payload names ({ reason }), or throws it as an Error ({ reason, throws: true }). */
 export const refusing = Schedules.consumer({
   name: "test.refusing",
   deliver: (delivery, { signal }) => {
     seen.push({ delivery, aborted: () => signal.aborted })
-    const { reason } = delivery.payload as { reason: string }
+    const { reason, throws } = delivery.payload as { reason: string; throws?: boolean }
+    if (throws) throw new Error(reason)
     return Schedules.retry(reason)
   },
 })

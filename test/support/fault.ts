@@ -1,13 +1,14 @@
-/** Wraps a real D1 binding so that statements matching `failWhen` throw like a D1 outage. */
+/** Wraps a real D1 binding so that statements matching `failWhen`, and a batch holding one, throw like a D1 outage. */
 export function failingD1(real: D1Database, failWhen: (query: string) => boolean = () => true) {
   const calls: string[] = []
+  const fail = () => Promise.reject(new Error("D1_ERROR: simulated outage"))
+  const failing = new WeakSet<object>()
   const db = new Proxy(real, {
     get(target, property, receiver) {
       if (property === "prepare") {
         return (query: string) => {
           calls.push(query)
           if (failWhen(query)) {
-            const fail = () => Promise.reject(new Error("D1_ERROR: simulated outage"))
             const statement = {
               bind: () => statement,
               all: fail,
@@ -15,12 +16,16 @@ export function failingD1(real: D1Database, failWhen: (query: string) => boolean
               raw: fail,
               first: fail,
             }
+            failing.add(statement)
             return statement
           }
           return target.prepare(query)
         }
       }
-      if (property === "batch") return () => Promise.reject(new Error("D1_ERROR: simulated outage"))
+      if (property === "batch") {
+        return (statements: D1PreparedStatement[]) =>
+          statements.some((statement) => failing.has(statement)) ? fail() : target.batch(statements)
+      }
       const value = Reflect.get(target, property, receiver)
       return typeof value === "function" ? value.bind(target) : value
     },
@@ -31,12 +36,14 @@ export function failingD1(real: D1Database, failWhen: (query: string) => boolean
 /**
  * Wraps a real D1 binding so that a statement for which `answerOf` gives a promise runs (and
  * commits) at once but answers only once that promise settles: a D1 that replies after the
- * caller's deadline.
+ * caller's deadline. A batch holding such a statement runs at once and answers once all of theirs settle.
  */
 export function lateD1(real: D1Database, answerOf: (query: string) => Promise<unknown> | undefined) {
   const calls: string[] = []
-  const late = (statement: D1PreparedStatement, answer: Promise<unknown>): D1PreparedStatement =>
-    new Proxy(statement, {
+  // Each late statement's real one and its answer, so a batch of them runs the real ones.
+  const lateOnes = new WeakMap<object, { real: D1PreparedStatement; answer: Promise<unknown> }>()
+  const late = (statement: D1PreparedStatement, answer: Promise<unknown>): D1PreparedStatement => {
+    const wrapped = new Proxy(statement, {
       get(target, property) {
         const value = Reflect.get(target, property, target)
         if (typeof value !== "function") return value
@@ -48,6 +55,9 @@ export function lateD1(real: D1Database, answerOf: (query: string) => Promise<un
         }
       },
     })
+    lateOnes.set(wrapped, { real: statement, answer })
+    return wrapped
+  }
   const db = new Proxy(real, {
     get(target, property, receiver) {
       if (property === "prepare") {
@@ -55,6 +65,13 @@ export function lateD1(real: D1Database, answerOf: (query: string) => Promise<un
           calls.push(query)
           const answer = answerOf(query)
           return answer === undefined ? target.prepare(query) : late(target.prepare(query), answer)
+        }
+      }
+      if (property === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          const result = await target.batch(statements.map((statement) => lateOnes.get(statement)?.real ?? statement))
+          await Promise.all(statements.map((statement) => lateOnes.get(statement)?.answer))
+          return result
         }
       }
       const value = Reflect.get(target, property, receiver)

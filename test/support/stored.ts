@@ -1,7 +1,7 @@
 /**
  * A stream's storage read the way its promises are stated, independently of the stream's own code:
  * a row with the claim a batch record lays over it (ARCHITECTURE.md, "Deliveries: the claim"), and
- * the events each row (and each removed schedule) carries in its history.
+ * the events each row (and each removed schedule) carries.
  */
 
 /** A stored row, with a batch's claim laid over it while that claim came after the row's last write. */
@@ -68,17 +68,17 @@ export function storedRows(sql: Reader): StoredRowColumns[] {
     })
 }
 
-/** Every event the stream holds (rows' histories and removed schedules'), by seq. */
+/** Every event the stream holds (its rows' and its removed schedules'), by seq. */
 export function storedEvents(sql: Reader): StoredEvent[] {
-  const histories = [
-    ...sql.exec<{ id: string; history: string }>("SELECT id, history FROM schedules"),
-    ...sql.exec<{ id: string; history: string }>("SELECT schedule_id AS id, history FROM removed"),
+  const stored = [
+    ...sql.exec<{ id: string; lines: string }>("SELECT id, event_lines AS lines FROM schedules"),
+    ...sql.exec<{ id: string; lines: string }>("SELECT schedule_id AS id, event_lines AS lines FROM removed"),
   ]
-  return histories
-    .flatMap(({ id, history }) =>
-      history === ""
+  return stored
+    .flatMap(({ id, lines }) =>
+      lines === ""
         ? []
-        : history.split("\n").map((line) => {
+        : lines.split("\n").map((line) => {
             const [seq, at, type, data] = JSON.parse(line) as [number, number, string, Record<string, unknown>]
             return { seq, at, schedule_id: id, type, data }
           }),

@@ -2,6 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test"
 import type { StreamRpc } from "../../src/infra/schedules/client/client.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/client/contract.ts"
 import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
+import { MIGRATIONS } from "../../src/infra/schedules/stream/schema.ts"
 import {
   type TestScheduleStream,
   type TestStreamOptions,
@@ -56,6 +57,7 @@ export function openStream(prefix = "stream") {
     trigger: (id: string, now = T0) => at(now, () => rpc.trigger(name, id)),
     remove: (id: string, now = T0) => at(now, () => rpc.remove(name, id)),
     events: (options: Parameters<StreamRpc["events"]>[1] = {}) => rpc.events(name, options),
+    history: (range: Parameters<StreamRpc["history"]>[1]) => rpc.history(name, range),
     tick: (now: number) => tickAt(rpc, now),
     /** The stream's time from now on (undefined: real time again). */
     setNow: (now: number | undefined) => rpc.setNow(now),
@@ -117,6 +119,20 @@ export function value<T>(reply: { ok: true; value: T } | { ok: false; error: unk
   return reply.value
 }
 
+/** Rebuilds a stream's storage, empty, as schema `version` left it: what an older deploy stored. */
+export function storageAt(sql: SqlStorage, stream: string, version: number): void {
+  // Every table of the stream's own (the runtime's _cf_ tables stay), so a step's table can be created again.
+  const tables = sql.exec<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+  )
+  for (const { name } of tables.toArray()) sql.exec(`DROP TABLE "${name}"`)
+  sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+  for (let step = 1; step <= version; step++) {
+    for (const statement of MIGRATIONS[step]?.split(";") ?? []) if (statement.trim()) sql.exec(statement)
+  }
+  sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('stream', ?)", String(version), stream)
+}
+
 /** The stored row's columns, as SQLite holds them. */
 export interface StoredRow {
   state: string
@@ -134,6 +150,19 @@ export async function storedRow(stream: Pick<TestStream, "row">, id: string): Pr
   const row = await stream.row(id)
   if (!row) throw new Error(`no stored row "${id}"`)
   return row as unknown as StoredRow
+}
+
+/**
+ * The key of occurrence `occurrence` of the row stored now under `id`, as README writes it:
+ * `schedule:<stream>/<id>@<incarnation>:<occurrence>` (a row stored before incarnations: without `@<incarnation>`).
+ */
+export async function keyOf(stream: Pick<TestStream, "name" | "row">, id: string, occurrence: number): Promise<string> {
+  const row = await stream.row(id)
+  if (!row) throw new Error(`no stored row "${id}"`)
+  const incarnation = row.incarnation as number | null
+  return incarnation === null
+    ? `schedule:${stream.name}/${id}:${occurrence}`
+    : `schedule:${stream.name}/${id}@${incarnation.toString(16).padStart(12, "0")}:${occurrence}`
 }
 
 /** A schedule's events, newest first. */

@@ -14,7 +14,7 @@ export interface Seen {
 export interface WebhookReceivers {
   /** Answers every POST with 307 (308 for a path under /308/) to the same path on `target`; `GET /seen` lists what it saw. */
   redirector: string
-  /** Answers every POST with 200; `GET /seen` lists what it saw. */
+  /** Answers every POST with 200 (NNN for a path under /status/NNN/); `GET /seen` lists what it saw. */
   target: string
 }
 
@@ -56,7 +56,7 @@ async function receiver(answer: (path: string) => { status: number; headers?: Re
 
 /** vitest globalSetup: real HTTP receivers the Worker's own fetch reaches, so redirect handling is workerd's. */
 export default async function setup(project: TestProject) {
-  const target = await receiver(() => ({ status: 200 }))
+  const target = await receiver((path) => ({ status: Number(/^\/status\/(\d{3})\//.exec(path)?.[1] ?? 200) }))
   const redirector = await receiver((path) => ({
     status: path.startsWith("/308/") ? 308 : 307,
     headers: { location: `${target.origin}${path}` },

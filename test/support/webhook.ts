@@ -107,4 +107,8 @@ export async function deliverDue(name: string) {
   return tickAt(streamOf(name), view.eligibleAt)
 }
 
-export const keyOf = (name: string, occurrence: number) => `schedule:${name}/${idOf(name)}:${occurrence}`
+/** The key of occurrence `occurrence` of the account's schedule: its view's key, at that occurrence. */
+export async function keyOf(name: string, occurrence: number): Promise<string> {
+  const { idempotencyKey } = await viewOf(name)
+  return `${idempotencyKey.slice(0, idempotencyKey.lastIndexOf(":"))}:${occurrence}`
+}

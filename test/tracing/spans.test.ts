@@ -4,7 +4,7 @@ import { Jobs } from "../../src/infra/index.ts"
 import { activeTracer, noopTracer, type Tracer, useTracer } from "../../src/infra/tracing/index.ts"
 import { workersTracer } from "../../src/infra/tracing/workers.ts"
 import { resetConsumers, script } from "../support/consumers.ts"
-import { openStream, SECOND, T0, value } from "../support/streams.ts"
+import { keyOf, openStream, SECOND, T0, value } from "../support/streams.ts"
 import { recordingTracer } from "../support/tracer.ts"
 
 const SLOT = new Date(Date.UTC(2026, 10, 30, 4, 12))
@@ -173,7 +173,7 @@ describe("the schedule.deliver span", () => {
         "schedule.id": "flaky",
         "schedule.occurrence": 1,
         "schedule.attempt": 1,
-        "schedule.idempotency_key": `schedule:${stream.name}/flaky:1`,
+        "schedule.idempotency_key": await keyOf(stream, "flaky", 1),
         "schedule.outcome": "retry",
       },
       expect.objectContaining({ "schedule.attempt": 2, "schedule.outcome": "delivered" }),

@@ -121,6 +121,7 @@ export const scheduleView = z
     maxAttempts: nullable(int),
     state: scheduleState,
     occurrence: int,
+    idempotencyKey: z.string(),
     nextAt: z.number(),
     retryAt: nullable(z.number()),
     claimUntil: nullable(z.number()),
@@ -153,13 +154,52 @@ export const streamSummary = z
   .object({
     stream: z.string(),
     now: z.number(),
-    counts: z.record(scheduleState, int),
+    // Every state named as a property: a record over an enum documents required keys it never defines.
+    counts: z.object({ scheduled: int, completed: int, cancelled: int, failed: int }),
     retrying: int,
     partial: z.boolean(),
     overdue: int,
     oldestOverdue: nullable(z.object({ id: z.string(), dueAt: z.number(), lagMs: z.number() })),
   })
   .register(components, { id: "StreamSummary" })
+
+const ms = nullable(z.number())
+
+export const hourPoint = z.object({
+  hour: int,
+  due: int,
+  ran: int,
+  failed: int,
+  timedOut: int,
+  skipped: int,
+  missed: int,
+  medianMs: ms,
+  maxMs: ms,
+})
+
+export const jobHistory = z
+  .object({ job: z.string(), now: int, days: int, knownSince: nullable(int), hours: z.array(hourPoint) })
+  .register(components, { id: "JobHistory" })
+
+export const deliveryPoint = z.object({
+  at: int,
+  delivered: int,
+  retried: int,
+  failed: int,
+  lateMedianMs: ms,
+  lateP99Ms: ms,
+  lateMaxMs: ms,
+})
+
+export const streamHistory = z
+  .object({
+    stream: z.string(),
+    now: z.number(),
+    range: z.enum(["day", "month"]),
+    stepMs: int,
+    points: z.array(deliveryPoint),
+  })
+  .register(components, { id: "StreamHistory" })
 
 const scheduleAnswer = z.object({ schedule: scheduleView }).register(components, { id: "ScheduleAnswer" })
 
@@ -176,6 +216,7 @@ export const ANSWERS = {
       leases: z.array(z.extend(leaseView, { name: z.string(), declared: z.boolean() })),
     })
     .register(components, { id: "LeasesAnswer" }),
+  jobHistory,
   releaseLease: z.object({ released: z.boolean(), lease: leaseView }).register(components, { id: "ReleaseAnswer" }),
   streams: z
     .object({ streams: z.array(z.object({ name: z.string(), listedAt: z.number() })), cursor: nullable(z.string()) })
@@ -192,5 +233,6 @@ export const ANSWERS = {
   resume: scheduleAnswer,
   trigger: scheduleAnswer,
   remove: z.object({ removed: z.literal(true), schedule: scheduleView }).register(components, { id: "RemoveAnswer" }),
+  streamHistory,
   events: z.object({ events: z.array(scheduleEvent) }).register(components, { id: "EventsPage" }),
 }

@@ -1,5 +1,6 @@
 import * as z from "zod/mini"
 import { JOB_NAME } from "../jobs/definition.ts"
+import { HISTORY_DAYS_MAX } from "../jobs/history.ts"
 import { LIST_MAX, MAX_PAYLOAD_BYTES, NAME, NAME_RULE, STATES } from "../schedules/index.ts"
 
 const name = z.string().check(z.regex(NAME, NAME_RULE))
@@ -12,6 +13,10 @@ export const leaseParam = jobParam
 /** `force=true` releases a lease still within its run's timeout. */
 export const releaseQuery = z.object({ force: z.optional(z.enum(["true", "false"])) })
 export const streamParam = z.object({ stream: name })
+export const jobHistoryQuery = z.object({
+  days: z.optional(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(HISTORY_DAYS_MAX)))),
+})
+export const streamHistoryQuery = z.object({ range: z.optional(z.enum(["day", "month"])) })
 export const scheduleParam = z.object({ stream: name, id: name })
 
 export const streamsQuery = z.object({ limit, cursor: z.optional(name) })

@@ -2,10 +2,12 @@ import { type Context, Hono } from "hono"
 import { database } from "../db/index.ts"
 import type { JobLease } from "../db/job-lease.ts"
 import { problem, validate } from "../http/index.ts"
+import { HISTORY_DAYS_DEFAULT, historySince, jobHistory } from "../jobs/history.ts"
 import { type Job, Jobs, lastRunOf, leaseStatus, slotOf, timeline } from "../jobs/index.ts"
 import { listLeases } from "../jobs/lease.ts"
+import { readRunHours } from "../jobs/run-hours.ts"
 import type { AdminEnv } from "./access.ts"
-import { jobParam } from "./inputs.ts"
+import { jobHistoryQuery, jobParam } from "./inputs.ts"
 import type { Answers, JobView, LeaseView } from "./json.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
@@ -40,7 +42,10 @@ function waitUntilOf(c: Context): ((promise: Promise<unknown>) => void) | undefi
   }
 }
 
-/** GET /jobs and POST /jobs/:name/run over the declared jobs. */
+const unknownJob = (c: Context, name: string) =>
+  problem(c, 404, "Not found", `no job "${name}" is among the jobs given to \`admin\``, { field: "name" })
+
+/** GET /jobs, GET /jobs/:name/history and POST /jobs/:name/run over the declared jobs. */
 export const jobRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>()
     .get(ADMIN_ROUTES.jobs.path, async (c) => {
@@ -49,11 +54,20 @@ export const jobRoutes = (jobs: readonly Job[]) =>
       const answer: Answers["jobs"] = { now, jobs: jobs.map((job) => jobView(job, leases.get(job.name), now)) }
       return c.json(answer)
     })
+    .get(ADMIN_ROUTES.jobHistory.path, validate("param", jobParam), validate("query", jobHistoryQuery), async (c) => {
+      const { name } = c.req.valid("param")
+      const { days = HISTORY_DAYS_DEFAULT } = c.req.valid("query")
+      const job = jobs.find((declared) => declared.name === name)
+      if (!job) return unknownJob(c, name)
+      const now = Date.now()
+      const { rows, oldestHour, lease } = await readRunHours(database(c.env.DB), name, historySince(now, days))
+      const answer: Answers["jobHistory"] = jobHistory(job, rows, oldestHour, lease, now, days)
+      return c.json(answer)
+    })
     .post(ADMIN_ROUTES.runJob.path, validate("param", jobParam), async (c) => {
       const { name } = c.req.valid("param")
       const job = jobs.find((declared) => declared.name === name)
-      if (!job)
-        return problem(c, 404, "Not found", `no job "${name}" is among the jobs given to \`admin\``, { field: "name" })
+      if (!job) return unknownJob(c, name)
       const slot = slotOf(Date.now())
       const result = await Jobs.run(job, slot, { env: c.env, waitUntil: waitUntilOf(c) })
       if (result.reason === "slot taken") {

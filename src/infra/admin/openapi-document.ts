@@ -7,15 +7,18 @@ import * as z from "zod/mini"
 import { ANSWERS, components } from "./answers.ts"
 import {
   eventsQuery,
+  jobHistoryQuery,
   jobParam,
   leaseParam,
   releaseQuery,
   scheduleBody,
   scheduleParam,
   schedulesQuery,
+  streamHistoryQuery,
   streamParam,
   streamsQuery,
 } from "./inputs.ts"
+import { ROUTE_DOCS, type RouteDoc } from "./route-docs.ts"
 import { ADMIN_ROUTES, type AdminRoute, type RouteName } from "./routes.ts"
 
 const STATUS_TEXT: Record<number, string> = {
@@ -33,6 +36,7 @@ type Input = z.ZodMiniObject
 /** The validators each route's handler runs: the document's parameters and body are their JSON Schemas. */
 const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input } } = {
   runJob: { param: jobParam },
+  jobHistory: { param: jobParam, query: jobHistoryQuery },
   releaseLease: { param: leaseParam, query: releaseQuery },
   streams: { query: streamsQuery },
   summary: { param: streamParam },
@@ -43,6 +47,7 @@ const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input 
   resume: { param: scheduleParam },
   trigger: { param: scheduleParam },
   remove: { param: scheduleParam },
+  streamHistory: { param: streamParam, query: streamHistoryQuery },
   events: { param: streamParam, query: eventsQuery },
 }
 
@@ -56,7 +61,7 @@ function embedded({ $schema: _, $id: __, ...schema }: JsonSchema): JsonSchema {
 /** What a request's validator accepts, as JSON Schema (its input side: a query's limit arrives as text). */
 const accepted = (schema: Input) => embedded(z.toJSONSchema(schema, { io: "input" }) as JsonSchema)
 
-function parameters(route: AdminRoute, inputs: (typeof INPUTS)[RouteName]) {
+function parameters(doc: RouteDoc, inputs: (typeof INPUTS)[RouteName]) {
   const where = [
     ["path", inputs?.param],
     ["query", inputs?.query],
@@ -68,10 +73,35 @@ function parameters(route: AdminRoute, inputs: (typeof INPUTS)[RouteName]) {
       name,
       in: place,
       required: place === "path" || required.includes(name),
-      description: place === "path" ? PATH_PARAMS[name] : (route.query as Record<string, string> | undefined)?.[name],
+      description: place === "path" ? PATH_PARAMS[name] : doc.query?.[name],
       schema: property,
     }))
   })
+}
+
+/** The one tag every operation carries, defined in the document's `tags` as OpenAPI tools expect. */
+const TAG = { name: "admin", description: "slotwise's admin: jobs, leases, schedule streams and health" }
+
+const TIMINGS = ["at", "after", "every", "cron"] as const
+
+/**
+ * A schedule's PUT body as one of four shapes, one per timing, each refusing the other timings (and
+ * `timezone` but for cron): the validator's fields, so a generated client cannot send two timings.
+ */
+function oneTiming(body: JsonSchema): JsonSchema {
+  const { properties, required, ...rest } = body as { properties: JsonSchema; required: string[] }
+  const refused = (field: string, timing: string) =>
+    field === "timezone" ? timing !== "cron" : field !== timing && (TIMINGS as readonly string[]).includes(field)
+  return {
+    oneOf: TIMINGS.map((timing) => ({
+      ...rest,
+      title: `ScheduleBody (${timing})`,
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([field, schema]) => [field, refused(field, timing) ? false : schema]),
+      ),
+      required: [...required, timing],
+    })),
+  }
 }
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
@@ -81,12 +111,13 @@ const idOf = (schema: z.core.$ZodType) => components.get(schema)?.id as string
 function operation(name: RouteName) {
   const route: AdminRoute = ADMIN_ROUTES[name]
   const inputs = INPUTS[name]
-  const params = parameters(route, inputs)
+  const doc = ROUTE_DOCS[name]
+  const params = parameters(doc, inputs)
   const errors = [...new Set([401, 503, ...(route.statuses ?? [])])].sort((a, b) => a - b)
   return {
     operationId: name,
-    summary: route.summary,
-    tags: ["admin"],
+    summary: doc.summary,
+    tags: [TAG.name],
     security: [{ bearer: [] }],
     ...(params.length ? { parameters: params } : {}),
     ...(route.body
@@ -109,15 +140,16 @@ function operation(name: RouteName) {
 
 /**
  * The OpenAPI 3.1 document of the admin routes, without its server (the path admin is mounted at,
- * known per request) and as a Worker answers it (the container's 501s are added where it is served).
+ * known per request) and as a Worker answers it (the container's 501s are added where it is served);
+ * `version` is the package's.
  *
  * @example
  * ```ts
- * openapiDocument().paths["/jobs"].get.responses[200]
+ * openapiDocument("0.1.0").paths["/jobs"].get.responses[200]
  * // { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/JobsAnswer" } } } }
  * ```
  */
-export function openapiDocument() {
+export function openapiDocument(version: string) {
   const paths: Record<string, Record<string, ReturnType<typeof operation>>> = {}
   for (const name of Object.keys(ADMIN_ROUTES) as RouteName[]) {
     const route = ADMIN_ROUTES[name]
@@ -130,12 +162,13 @@ export function openapiDocument() {
   )
   return {
     openapi: "3.1.0",
-    info: { title: "slotwise admin", version: "1", description: "See and fix jobs, leases and schedules." },
+    info: { title: "slotwise admin", version, description: "See and fix jobs, leases and schedules." },
+    tags: [TAG],
     paths,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       // Any JSON, unconstrained: a recursive union types as TS2502 ("references itself") in generated clients.
-      schemas: { ...schemas, Json: { description: "any JSON value" }, ScheduleBody: accepted(scheduleBody) },
+      schemas: { ...schemas, Json: { description: "any JSON value" }, ScheduleBody: oneTiming(accepted(scheduleBody)) },
     },
   }
 }

@@ -12,6 +12,7 @@ import {
   scheduleBody,
   scheduleParam,
   schedulesQuery,
+  streamHistoryQuery,
   streamParam,
   streamsQuery,
 } from "./inputs.ts"
@@ -104,6 +105,17 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
       const { stream, id } = c.req.valid("param")
       return replyResponse(c, await c.var.rpc.remove(stream, id), (schedule) => ({ removed: true, schedule }))
     })
+    .get(
+      ADMIN_ROUTES.streamHistory.path,
+      validate("param", streamParam),
+      validate("query", streamHistoryQuery),
+      listed,
+      async (c) => {
+        const { stream } = c.req.valid("param")
+        const { range = "day" } = c.req.valid("query")
+        return replyResponse(c, await c.var.rpc.history(stream, range), (history) => history)
+      },
+    )
     .get(
       ADMIN_ROUTES.events.path,
       validate("param", streamParam),

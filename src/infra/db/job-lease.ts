@@ -7,10 +7,8 @@ export interface JobLease {
   lastSlot: number
   leaseUntil: number | null
   holder: string | null
-  /** The newest slot claimed below last_slot, kept across a clock that jumped ahead; null when none. */
-  lowerSlot: number | null
-  /** The first slot of the range a clock that jumped ahead runs early. */
-  jumpStart: number | null
+  /** The holder's lease in milliseconds, which lease_until (the database's now + it) is judged by. */
+  leaseMs: number | null
   lastRunSlot: number | null
   lastRunId: string | null
   lastOutcome: string | null

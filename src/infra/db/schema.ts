@@ -7,10 +7,8 @@ export const jobsLeases = sqliteTable("jobs_leases", {
   lastSlot: integer("last_slot").notNull(),
   leaseUntil: integer("lease_until"),
   holder: text("holder"),
-  /** The newest slot claimed below last_slot, kept across a clock that jumped ahead (claim.ts; 0005_jobs_lower_slot.sql); null when none. */
-  lowerSlot: integer("lower_slot"),
-  /** The first slot of the range a clock that jumped ahead runs early: slots between lower_slot and it are unclaimed. */
-  jumpStart: integer("jump_start"),
+  /** The holder's lease, beside lease_until (both in the database's clock, claim.ts; 0007_jobs_database_clock.sql). */
+  leaseMs: integer("lease_ms"),
   /** The last recorded run (ran, failed or timed-out); last_slot may be newer, claimed by a run not yet ended. */
   lastRunSlot: integer("last_run_slot"),
   lastRunId: text("last_run_id"),
@@ -37,4 +35,22 @@ export const scheduleStreams = sqliteTable("schedule_streams", {
   listedAt: integer("listed_at").notNull(),
   /** The stream's alarm as it last recorded it, within RECORD_SLACK_MS; null when nothing is due. */
   nextEligibleAt: integer("next_eligible_at"),
+})
+
+/**
+ * Each exclusive job's runs per UTC hour, kept 30 days (migrations/0008_jobs_run_hours.sql): written by the
+ * release that ends each run (jobs/run-hours.ts), in the same D1 batch. `runs` holds the hour's runs as
+ * `minute:outcome:ms` entries (outcome r, f, t or s), at most one per minute since a slot is claimed once.
+ * Its primary key (job, hour) and its hour index are the migration's: drizzle only builds the queries.
+ */
+export const jobsRunHours = sqliteTable("jobs_run_hours", {
+  job: text("job").notNull(),
+  /** The hour's first millisecond (epoch ms, UTC). */
+  hour: integer("hour").notNull(),
+  ran: integer("ran").notNull(),
+  failed: integer("failed").notNull(),
+  timedOut: integer("timed_out").notNull(),
+  skipped: integer("skipped").notNull(),
+  maxMs: integer("max_ms").notNull(),
+  runs: text("runs").notNull(),
 })

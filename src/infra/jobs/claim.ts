@@ -1,30 +1,43 @@
 import { type SQL, sql } from "drizzle-orm"
 
+/**
+ * How far past the database's clock a slot may lie and still be claimed: a claimant whose clock runs
+ * ahead of the database's (or a database whose clock runs behind the claimant's) by at most this much
+ * runs its slots, at most this early; by more, its slots are refused as not yet due.
+ */
+export const CLOCK_TOLERANCE_MS = 10_000
+
 export interface ClaimRequest {
   name: string
   slot: number
-  now: number
   leaseMs: number
   holder: string
+  /**
+   * The database's clock as a test stands it in (epoch ms). Unset, as in production, the claim reads
+   * the database's own clock (DATABASE_NOW); the claimant's clock only ever names the slot.
+   */
+  now?: number
 }
 
 /**
- * ARCHITECTURE.md, "A slot's claim and release", written once: the claim as one SQL text that D1, SQLite (libSQL) and Postgres
- * run unchanged, only the placeholders numbered by each driver. One row back means `holder` owns
- * the slot. `last_slot < slot` stops a retried or late fire; `lease_until < now` stops overlap; a
- * lease beyond now + 2 x lease was written by a clock that jumped, and is reclaimed.
- *
- * A last_slot beyond now + 2 x lease was written by a clock that jumped too, and is reclaimed the
- * same way, but only for a slot between `lower_slot` and `jump_start`. A claim more than 2 x lease
- * above last_slot is a jump: it sets lower_slot to last_slot's value from before it and jump_start to
- * its own slot, the first of the range the clock ahead runs early; each slot claimed below last_slot
- * since moves lower_slot up to it. Every slot strictly between the two is unclaimed, so a slot is
- * never claimed twice, whatever the clocks say; the clock ahead's slots are never run again on time.
- * The clause holds only while last_slot is more than 2 x lease ahead of the claimant, so a clock
- * that claims less than 2 x lease past its jump costs the others the slots below jump_start that
- * come due within 2 x lease of its newest slot. A second jump while last_slot is far ahead replaces
- * both columns: the slots left between the first pair are lost, never run twice. last_slot itself
- * never goes down. Epoch-ms columns must be 64-bit (SQLite's INTEGER is; on Postgres, BIGINT).
+ * The database's clock in epoch milliseconds, one value per statement: SQLite's own function on D1 and
+ * libSQL; on PostgreSQL, the function of the same name and meaning the twin of migration 0007 creates
+ * (statement_timestamp()). The same text on all three.
+ */
+export const DATABASE_NOW: SQL = sql`cast(round(unixepoch('now', 'subsec') * 1000) as bigint)`
+
+/**
+ * ARCHITECTURE.md, "A slot's claim and release", written once: the claim as one SQL text that D1, SQLite
+ * (libSQL) and Postgres run unchanged, only the placeholders numbered by each driver. One row back means
+ * `holder` owns the slot. Every time in it is the database's: a slot more than CLOCK_TOLERANCE_MS past the
+ * database's now is not yet due and is refused, first claim included, so no claimant's clock can move
+ * `last_slot` ahead of the database's; `last_slot < slot` stops a retried or late fire; the lease is written
+ * as the database's now + lease, with its length (`lease_ms`) beside it, and `lease_until < now` stops
+ * overlap whatever lease the claimant has. A lease ending more than twice its own length past now (the
+ * database's clock went back since it was written) is reclaimed: it is judged by what its holder wrote,
+ * never by the claimant's timeout. `last_slot` never goes down, so no slot is claimed twice. Epoch-ms
+ * columns must be 64-bit (SQLite's INTEGER is; on Postgres, BIGINT); parameters are cast, as
+ * Postgres types those of an INSERT … SELECT as text otherwise.
  *
  * @example
  * ```ts
@@ -32,22 +45,17 @@ export interface ClaimRequest {
  * const won = (await pgDb.execute(claimStatement(claim))).rows.length === 1 // Postgres
  * ```
  */
-export const claimStatement = ({ name, slot, now, leaseMs, holder }: ClaimRequest): SQL => {
-  const jumped = now + 2 * leaseMs
-  return sql`insert into jobs_leases (name, last_slot, lease_until, holder)
-values (${name}, ${slot}, ${now + leaseMs}, ${holder})
+export const claimStatement = ({ name, slot, leaseMs, holder, now }: ClaimRequest): SQL => {
+  const clock = now === undefined ? DATABASE_NOW : sql`cast(${now} as bigint)`
+  return sql`insert into jobs_leases (name, last_slot, lease_until, lease_ms, holder)
+select cast(${name} as text), claim.slot, claim.now_ms + claim.lease_ms, claim.lease_ms, cast(${holder} as text)
+from (select cast(${slot} as bigint) as slot, cast(${leaseMs} as bigint) as lease_ms, ${clock} as now_ms) as claim
+where claim.slot <= claim.now_ms + ${CLOCK_TOLERANCE_MS}
 on conflict (name) do update
-  set last_slot = case when jobs_leases.last_slot < excluded.last_slot then excluded.last_slot else jobs_leases.last_slot end,
-      lower_slot = case when jobs_leases.last_slot >= excluded.last_slot then excluded.last_slot
-                        when jobs_leases.last_slot < ${slot - 2 * leaseMs} then jobs_leases.last_slot
-                        else jobs_leases.lower_slot end,
-      jump_start = case when jobs_leases.last_slot < ${slot - 2 * leaseMs} then excluded.last_slot
-                        else jobs_leases.jump_start end,
-      lease_until = excluded.lease_until, holder = excluded.holder
-  where (jobs_leases.last_slot < excluded.last_slot
-         or (jobs_leases.last_slot > ${jumped} and jobs_leases.lower_slot < excluded.last_slot
-             and excluded.last_slot < jobs_leases.jump_start and excluded.last_slot <= ${jumped}))
-    and (jobs_leases.lease_until is null or jobs_leases.lease_until < ${now}
-         or jobs_leases.lease_until > ${jumped})
+  set last_slot = excluded.last_slot, lease_until = excluded.lease_until, lease_ms = excluded.lease_ms,
+      holder = excluded.holder
+  where jobs_leases.last_slot < excluded.last_slot
+    and (jobs_leases.lease_until is null or jobs_leases.lease_until < excluded.lease_until - excluded.lease_ms
+         or jobs_leases.lease_until > excluded.lease_until - excluded.lease_ms + 2 * jobs_leases.lease_ms)
 returning name`
 }

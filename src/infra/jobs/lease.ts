@@ -1,7 +1,9 @@
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
 import { type ClaimRequest, claimStatement } from "./claim.ts"
+import type { HourEntry } from "./hour-entry.ts"
 import { RUN_HISTORY_LENGTH, type RunEnding } from "./record.ts"
+import { hourStatements } from "./run-hours.ts"
 
 export type { ClaimRequest } from "./claim.ts"
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
@@ -12,24 +14,65 @@ export async function claimSlot(db: Database, claim: ClaimRequest): Promise<bool
   return rows.length === 1
 }
 
+/** A run that owned its slot but never ran: its claim answered after the run had given up waiting. */
+export interface SkippedRun {
+  skipped: { slot: number; at: number }
+}
+
 /**
  * Ends the lease if `holder` still holds it; `last_slot` stays, so the slot is never run again.
  * Given how the run ended, the same statement records it: the last_* columns, and the run appended
  * to run_history, which keeps the newest RUN_HISTORY_LENGTH (no second write per run). A run whose
- * lease an operator released (no holder, and no later slot claimed since) is still recorded.
+ * lease an operator released (no holder, and no later slot claimed since) is still recorded. The
+ * run (or the skipped slot) is added to its hour's row in the same batch (run-hours.ts).
  */
-export async function releaseSlot(db: Database, name: string, holder: string, ending?: RunEnding): Promise<boolean> {
+export async function releaseSlot(
+  db: Database,
+  name: string,
+  holder: string,
+  ending?: RunEnding | SkippedRun,
+): Promise<boolean> {
+  return (await endRun(db, name, holder, ending)).released
+}
+
+/**
+ * releaseSlot, answering also the slot of the run recorded before this one (null: none), read in the
+ * same batch before the release writes: the gap the cron named between them is the missed slots.
+ */
+export async function endRun(
+  db: Database,
+  name: string,
+  holder: string,
+  ending?: RunEnding | SkippedRun,
+): Promise<{ released: boolean; previousRunSlot: number | null }> {
   const held = eq(jobsLeases.holder, holder)
+  const record = ending && "record" in ending ? ending : undefined
   // A lease with no holder and this run's slot as last_slot was released from under this run by admin.
-  const releasedByOperator = ending
-    ? and(isNull(jobsLeases.holder), eq(jobsLeases.lastSlot, ending.record.slot))
+  const releasedByOperator = record
+    ? and(isNull(jobsLeases.holder), eq(jobsLeases.lastSlot, record.record.slot))
     : undefined
-  const rows = await db
+  const release = db
     .update(jobsLeases)
-    .set({ leaseUntil: null, holder: null, ...(ending ? recorded(ending) : {}) })
+    .set({ leaseUntil: null, holder: null, ...(record ? recorded(record) : {}) })
     .where(and(eq(jobsLeases.name, name), releasedByOperator ? or(held, releasedByOperator) : held))
     .returning({ name: jobsLeases.name })
-  return rows.length === 1
+  const entry = hourEntryOf(ending)
+  if (entry === undefined) return { released: (await release).length === 1, previousRunSlot: null }
+  const [before, released] = await db.batch([
+    db.select({ slot: jobsLeases.lastRunSlot }).from(jobsLeases).where(eq(jobsLeases.name, name)),
+    release,
+    ...hourStatements(db, name, entry.entry, entry.now),
+  ])
+  return { released: released.length === 1, previousRunSlot: before[0]?.slot ?? null }
+}
+
+function hourEntryOf(ending: RunEnding | SkippedRun | undefined): { entry: HourEntry; now: number } | undefined {
+  if (ending === undefined) return undefined
+  if ("skipped" in ending) {
+    return { entry: { slot: ending.skipped.slot, outcome: "skipped", ms: 0 }, now: ending.skipped.at }
+  }
+  const { slot, outcome, ms, finishedAt } = ending.record
+  return { entry: { slot, outcome, ms }, now: finishedAt }
 }
 
 /**

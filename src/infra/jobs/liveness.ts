@@ -5,14 +5,18 @@ import { MINUTE_MS } from "../duration.ts"
 /** A slot no run has claimed this long after it began counts as missed (the heartbeat fires within seconds). */
 export const MISSED_AFTER_MS = MINUTE_MS
 
-/** A claimed slot further than this past now was claimed by a clock that runs ahead (a slot starts at its minute). */
+/**
+ * A claimed slot further than this past the clock health reads. The claim refuses a slot more than
+ * CLOCK_TOLERANCE_MS past the database's clock, so such a slot says that the database's clock ran ahead
+ * (and a replica's with it), or that the reader's own clock runs behind.
+ */
 export const AHEAD_AFTER_MS = MINUTE_MS
 
 /**
  * `alive`: every slot an exclusive job should have claimed since the last fire is still within a
- * minute of its start. `late`: one is missed. `ahead`: a slot was claimed more than AHEAD_AFTER_MS in
- * the future, by a replica whose clock runs ahead. `unknown`: no exclusive job is declared, or none
- * has claimed a slot yet, so nothing records the heartbeat.
+ * minute of its start. `late`: one is missed. `ahead`: a slot was claimed more than AHEAD_AFTER_MS past
+ * the reader's clock (see AHEAD_AFTER_MS): the slots up to it are refused until real time passes it.
+ * `unknown`: no exclusive job is declared, or none has claimed a slot yet, so nothing records the heartbeat.
  */
 export type HeartbeatStatus = "alive" | "late" | "ahead" | "unknown"
 
@@ -29,22 +33,18 @@ export interface Heartbeat {
 /**
  * Whether the heartbeat fires, from what the leases already record: late when an exclusive job's
  * slot after the last fire went unclaimed for more than MISSED_AFTER_MS, ahead (whatever else) when
- * a slot was claimed in the future. A row whose last_slot is in the future counts as its last fire
- * its lower_slot (the newest slot claimed below it) or, once come, its jump_start (the first slot
- * the clock ahead ran early), whichever is newer. With the every-minute watchdog on a Worker,
- * late is a last fire more than 2 minutes old.
+ * a slot was claimed in the future; the last fire is the newest slot claimed that is not. With the
+ * every-minute watchdog on a Worker, late is a last fire more than 2 minutes old.
  */
 export function liveness(
   jobs: ReadonlyArray<{ exclusive: boolean; schedule: Pick<CronSchedule, "nextAfter"> }>,
-  leases: ReadonlyArray<Pick<JobLease, "lastSlot"> & Partial<Pick<JobLease, "lowerSlot" | "jumpStart">>>,
+  leases: ReadonlyArray<Pick<JobLease, "lastSlot">>,
   now: number,
 ): Heartbeat {
   const ahead = (slot: number) => slot > now + AHEAD_AFTER_MS
   const aheadSlots = leases.map((lease) => lease.lastSlot).filter(ahead)
   const aheadSlot = aheadSlots.length === 0 ? null : Math.max(...aheadSlots)
-  const fired = leases
-    .flatMap((lease) => (ahead(lease.lastSlot) ? [lease.lowerSlot ?? null, lease.jumpStart ?? null] : [lease.lastSlot]))
-    .filter((slot): slot is number => slot !== null && !ahead(slot))
+  const fired = leases.map((lease) => lease.lastSlot).filter((slot) => !ahead(slot))
   const lastFiredAt = fired.length === 0 ? null : Math.max(...fired)
   const exclusive = jobs.filter((job) => job.exclusive)
   if (lastFiredAt === null || exclusive.length === 0) {

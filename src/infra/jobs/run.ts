@@ -2,10 +2,12 @@ import { database } from "../db/index.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
+import { recordRun } from "../metrics/index.ts"
 import { commitOnce, jobItemKey } from "../once.ts"
 import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../tracing/index.ts"
 import type { Job, JobContext } from "./definition.ts"
-import { claimSlot, releaseSlot } from "./lease.ts"
+import { missedBetween } from "./history.ts"
+import { claimSlot, endRun, releaseSlot } from "./lease.ts"
 import { cutError, encodeSummary, type RunOutcome, type RunRecord } from "./record.ts"
 import { slotOf } from "./slot.ts"
 
@@ -22,6 +24,10 @@ export interface RunResult {
 export interface RunDeps {
   /** The Worker's env: slotwise reads its DB binding, the job is handed all of it. */
   env: SlotwiseEnv
+  /**
+   * A clock for tests: it times the run and stands in for the database's clock in the claim. Unset,
+   * Date.now times the run and the database's own clock referees the claim.
+   */
   now?: () => number
   runId?: string
   /** The caller's ctx.waitUntil: keeps a late claim's release going after the run has answered. */
@@ -94,14 +100,25 @@ async function attempt(
     extra: Record<string, unknown> = {},
     reason?: RunResult["reason"],
     ms = Math.max(0, now() - started),
+    missed = 0,
   ): RunResult => {
     const why = reason === undefined ? {} : { reason }
     logLine(status === "ran" ? "info" : "error", "job.run", { ...fields, outcome: status, ms, ...why, ...extra })
+    recordRun(deps.env, {
+      job: job.name,
+      slot: slot.getTime(),
+      outcome: status,
+      ms,
+      lateMs: started - slot.getTime(),
+      missed,
+    })
     return { status, runId, ms, ...why }
   }
 
   if (job.exclusive) {
-    const claim = { name: job.name, slot: slot.getTime(), now: now(), leaseMs: job.leaseMs, holder: runId }
+    // The database's clock referees the claim; a test's injected clock stands in for it.
+    const referee = deps.now === undefined ? {} : { now: now() }
+    const claim = { name: job.name, slot: slot.getTime(), leaseMs: job.leaseMs, holder: runId, ...referee }
     const claiming = claimSlot(db, claim)
     let claimed: boolean | typeof TIMED_OUT
     try {
@@ -114,7 +131,10 @@ async function attempt(
     }
     if (claimed === TIMED_OUT) {
       // The claim may still commit: once it answers that it did, end that lease, so the next slot is not refused.
-      const release = claiming.then((won) => won && within(releaseSlot(db, job.name, runId), deadline)).catch(() => {})
+      const skipped = { skipped: { slot: slot.getTime(), at: now() } }
+      const release = claiming
+        .then((won) => won && within(releaseSlot(db, job.name, runId, skipped), deadline))
+        .catch(() => {})
       deps.waitUntil?.(release)
       return finish("skipped", { deadlineMs: deadline }, "claim timed out")
     }
@@ -132,6 +152,7 @@ async function attempt(
   const finishedAt = now()
   const ms = Math.max(0, finishedAt - started)
   let releaseError: string | undefined
+  let missed = 0
   if (job.exclusive) {
     const record: RunRecord = {
       slot: slot.getTime(),
@@ -142,8 +163,9 @@ async function attempt(
       error: errorOf(job, outcome),
     }
     try {
-      const released = await within(releaseSlot(db, job.name, runId, { record, summary: outcome.summary }), deadline)
-      if (released === TIMED_OUT) releaseError = `no answer within ${deadline} ms`
+      const ended = await within(endRun(db, job.name, runId, { record, summary: outcome.summary }), deadline)
+      if (ended === TIMED_OUT) releaseError = `no answer within ${deadline} ms`
+      else missed = missedBetween(job.schedule, ended.previousRunSlot, record.slot)
     } catch (error) {
       // The lease expires by itself at timeout + 1 minute; last_slot already guards the slot.
       releaseError = describeError(error)
@@ -157,6 +179,7 @@ async function attempt(
     },
     undefined,
     ms,
+    missed,
   )
 }
 

@@ -7,6 +7,7 @@ import { startMinuteTimer } from "./minute-timer.ts"
 import { createRuntime, type Runtime } from "./runtime.ts"
 import { type FetchApp, listen } from "./server.ts"
 import { type ContainerSettings, containerSettings } from "./settings.ts"
+import { unrecordedSpans } from "./unrecorded-spans.ts"
 
 /**
  * How long a stop waits for job runs, late releases and requests in flight; past it the process
@@ -55,6 +56,9 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   // A database URL given here picks its own default migrations folder, as one in the environment does.
   const url = options.databaseUrl === undefined ? {} : { SLOTWISE_DATABASE_URL: options.databaseUrl }
   const settings = { ...containerSettings({ ...process.env, ...url }), ...definedOnly(options) }
+  // The SDK reads its variables from the process's environment, so that is where spans are asked for.
+  const unrecorded = unrecordedSpans(process.env)
+  if (unrecorded !== undefined) logLine("warn", "container.spans not recorded", unrecorded)
   const database = await openContainerDatabase(settings)
   let runtime: Runtime
   let server: Awaited<ReturnType<typeof listen>>

@@ -1,39 +1,6 @@
 import type { Pool, PoolClient, QueryArrayResult } from "pg"
 import { type BoundStatement, type DriverAnswer, d1Binding } from "./d1-binding.ts"
-
-/**
- * D1's `?` and `?NNN` placeholders numbered as Postgres wants them ($1, $2, …), outside string literals, quoted
- * identifiers and `--` comments, where a `?` is text.
- */
-export function numberPlaceholders(sql: string): string {
-  let out = ""
-  let n = 0
-  for (let i = 0; i < sql.length; i++) {
-    const char = sql[i] as string
-    const close = char === "'" ? "'" : char === '"' ? '"' : undefined
-    if (close !== undefined) {
-      // A doubled quote inside is an escaped one: the literal goes on.
-      let end = i + 1
-      while (end < sql.length && !(sql[end] === close && sql[end + 1] !== close)) end += sql[end] === close ? 2 : 1
-      out += sql.slice(i, end + 1)
-      i = end
-    } else if (char === "-" && sql[i + 1] === "-") {
-      const end = sql.indexOf("\n", i)
-      const stop = end === -1 ? sql.length : end
-      out += sql.slice(i, stop)
-      i = stop - 1
-    } else if (char === "?") {
-      // `?NNN`, D1's numbered form, keeps its number; a bare `?` takes the next.
-      const digits = /^\d+/.exec(sql.slice(i + 1))?.[0]
-      if (digits === undefined) out += `$${++n}`
-      else {
-        out += `$${digits}`
-        i += digits.length
-      }
-    } else out += char
-  }
-  return out
-}
+import { numberPlaceholders } from "./placeholders.ts"
 
 type Queryable = Pick<Pool | PoolClient, "query">
 

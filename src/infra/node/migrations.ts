@@ -1,9 +1,59 @@
 import { readdir, readFile } from "node:fs/promises"
 import path from "node:path"
 import type { Client } from "@libsql/client"
+import { DEFAULT_MIGRATIONS, DEFAULT_POSTGRES_MIGRATIONS } from "./settings.ts"
 
 export class MigrationsError extends Error {
   override name = "MigrationsError"
+}
+
+/** The engine a migrations folder is for: D1's SQLite files (libSQL), or their PostgreSQL twins. */
+export type MigrationsDialect = "sqlite" | "postgres"
+
+/** Each dialect's folder when SLOTWISE_MIGRATIONS is not set. */
+const DEFAULT_FOLDER: Record<MigrationsDialect, string> = {
+  sqlite: DEFAULT_MIGRATIONS,
+  postgres: DEFAULT_POSTGRES_MIGRATIONS,
+}
+
+/**
+ * The one command that copies slotwise's migrations into `directory`: `npx slotwise-migrations`,
+ * `--postgres` for the twins, and the folder when it is not the default.
+ *
+ * @example
+ * ```ts
+ * copyCommand("migrations/postgres", "postgres") // "npx slotwise-migrations --postgres"
+ * ```
+ */
+export function copyCommand(directory: string, dialect: MigrationsDialect): string {
+  // Both the container and the bin read a relative folder from the working directory.
+  const folder = path.resolve(directory) === path.resolve(DEFAULT_FOLDER[dialect]) ? [] : [shellWord(directory)]
+  return ["npx slotwise-migrations", ...(dialect === "postgres" ? ["--postgres"] : []), ...folder].join(" ")
+}
+
+const shellWord = (word: string) => (/^[\w./@:+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)
+
+/**
+ * The `*.sql` files of a migrations folder, in name order. A folder that does not exist or holds no
+ * migration (a Node project's first start) throws a MigrationsError naming it and the command that fills it.
+ *
+ * @example
+ * ```ts
+ * await migrationFiles("migrations", "sqlite") // ["0001_slotwise_jobs_leases.sql", ...]
+ * ```
+ */
+export async function migrationFiles(directory: string, dialect: MigrationsDialect): Promise<string[]> {
+  const where = `the migrations folder ${JSON.stringify(directory)} (${path.resolve(directory)})`
+  const fill = `copy slotwise's migrations into it with \`${copyCommand(directory, dialect)}\`, then start again`
+  let files: string[]
+  try {
+    files = (await readdir(directory)).filter((file) => file.endsWith(".sql")).sort()
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT") throw new MigrationsError(`${where} does not exist: ${fill}`)
+    throw new MigrationsError(`${where} cannot be read: ${error}`)
+  }
+  if (files.length === 0) throw new MigrationsError(`${where} holds no .sql migration: ${fill}`)
+  return files
 }
 
 /**
@@ -19,12 +69,7 @@ export class MigrationsError extends Error {
  * ```
  */
 export async function applyMigrations(client: Client, directory: string): Promise<string[]> {
-  let files: string[]
-  try {
-    files = (await readdir(directory)).filter((file) => file.endsWith(".sql")).sort()
-  } catch (error) {
-    throw new MigrationsError(`the migrations folder ${JSON.stringify(directory)} cannot be read: ${error}`)
-  }
+  const files = await migrationFiles(directory, "sqlite")
   const transaction = await client.transaction("write")
   try {
     await transaction.execute(

@@ -1,7 +1,7 @@
-import { readdir, readFile } from "node:fs/promises"
+import { readFile } from "node:fs/promises"
 import path from "node:path"
 import type { Pool, PoolConfig } from "pg"
-import { MigrationsError } from "./migrations.ts"
+import { MigrationsError, migrationFiles } from "./migrations.ts"
 
 /** PostgreSQL's type ids the binding answers as numbers, as D1 and SQLite answer them: BIGINT, NUMERIC (sum). */
 const INT8 = 20
@@ -64,12 +64,7 @@ export async function openPostgres(url: string, settings: PostgresSettings): Pro
  * ```
  */
 export async function applyPostgresMigrations(pool: Pool, directory: string): Promise<string[]> {
-  let files: string[]
-  try {
-    files = (await readdir(directory)).filter((file) => file.endsWith(".sql")).sort()
-  } catch (error) {
-    throw new MigrationsError(`the migrations folder ${JSON.stringify(directory)} cannot be read: ${error}`)
-  }
+  const files = await migrationFiles(directory, "postgres")
   const client = await pool.connect()
   let broken: Error | undefined
   try {

@@ -14,7 +14,7 @@ export interface RuntimeOptions {
   d1?: D1Database
   /** What jobs and routes read from env besides DB (ADMIN_TOKEN, ...): the process's environment. */
   vars?: Record<string, string | undefined>
-  /** The clock claims are made with; tests inject one. */
+  /** A clock for tests: it times runs and stands in for the database's clock in their claims (RunDeps.now). */
   now?: () => number
 }
 

@@ -1,4 +1,5 @@
 import { describeError } from "../log.ts"
+import { redactUrlSecrets } from "../url-secrets.ts"
 
 /** A span attribute's value, as both Workers tracing and OpenTelemetry accept it. */
 export type AttributeValue = string | number | boolean
@@ -52,14 +53,15 @@ export function useTracer(tracer: Tracer): void {
 /** The tracer installed last (noopTracer until one is). */
 export const activeTracer = (): Tracer => active
 
-/** A thrown value as a span records it. */
+/** A thrown value as a span records it, with the secrets of any URL in its message and stack hidden. */
 export function exceptionOf(error: unknown): Exception {
   try {
     if (error instanceof Error && typeof error.name === "string" && typeof error.message === "string") {
       const stack = error.stack
+      const message = redactUrlSecrets(error.message)
       return typeof stack === "string"
-        ? { name: error.name, message: error.message, stack }
-        : { name: error.name, message: error.message }
+        ? { name: error.name, message, stack: redactUrlSecrets(stack) }
+        : { name: error.name, message }
     }
   } catch {
     // a throwing getter or a revoked Proxy: its description below never throws

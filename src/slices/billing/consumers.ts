@@ -40,12 +40,19 @@ export const usageReport = Schedules.consumer<UsageReportPayload>({
   },
 })
 
-/** Why a 3xx answer is a failed attempt: its status and where it pointed, resolved against `url`. */
-function redirectRefused(url: string, res: Response): string {
+/**
+ * How a reason quotes a webhook url: as its href, whole (no raw spelling, no spaces), so that the
+ * stream finds it and hides its user, password and query values (README, "Secrets in URLs").
+ */
+const quoted = (url: unknown) =>
+  typeof url === "string" && URL.canParse(url) ? new URL(url).href : JSON.stringify(url)
+
+/** Why a 3xx answer is a failed attempt: its status and where it pointed, resolved against `href`. */
+function redirectRefused(href: string, res: Response): string {
   const location = res.headers.get("location")
-  if (location === null) return `POST ${url} answered ${res.status} without a Location, and redirects are not followed`
-  const target = URL.canParse(location, url) ? new URL(location, url).href : location
-  return `POST ${url} answered ${res.status}, a redirect to ${target}, which is not followed`
+  if (location === null) return `POST ${href} answered ${res.status} without a Location, and redirects are not followed`
+  const target = URL.canParse(location, href) ? new URL(location, href).href : "a Location that is not a URL"
+  return `POST ${href} answered ${res.status}, a redirect to ${target}, which is not followed`
 }
 
 export type UsageWebhookPayload = { account: string; url: string }
@@ -58,7 +65,8 @@ export const usageWebhook = Schedules.consumer<UsageWebhookPayload>({
     const { account, url } = delivery.payload
     // Checked again here: admin can upsert any payload, and a deployed Worker never POSTs over plain http.
     const refused = webhookUrlProblem(url, env)
-    if (refused) return Schedules.terminal(`url ${url} ${refused}`)
+    if (refused) return Schedules.terminal(`url ${quoted(url)} ${refused}`)
+    const href = new URL(url).href
     const total = await usageTotalOf(database(env.DB), account)
     let res: Response
     try {
@@ -73,13 +81,13 @@ export const usageWebhook = Schedules.consumer<UsageWebhookPayload>({
         body: JSON.stringify({ account, quantity: total?.quantity ?? 0, throughSlot: total?.throughSlot ?? null }),
       })
     } catch (error) {
-      return Schedules.retry(`POST ${url} failed: ${(error as Error).message}`)
+      return Schedules.retry(`POST ${href} failed: ${String((error as Error).message).replaceAll(url, href)}`)
     }
     await res.body?.cancel()
     if (res.ok) return
-    if (res.status >= 300 && res.status < 400) return Schedules.retry(redirectRefused(url, res))
+    if (res.status >= 300 && res.status < 400) return Schedules.retry(redirectRefused(href, res))
     // A status no later attempt cures stops the schedule until it is fixed and resumed.
-    if (!Retry.isRetryableStatus(res.status)) return Schedules.terminal(`POST ${url} answered ${res.status}`)
-    return Schedules.retry(`POST ${url} answered ${res.status}`)
+    if (!Retry.isRetryableStatus(res.status)) return Schedules.terminal(`POST ${href} answered ${res.status}`)
+    return Schedules.retry(`POST ${href} answered ${res.status}`)
   },
 })

@@ -67,6 +67,7 @@ const jobs = () => markup`
   </section>
   <section id="runs-panel" data-testid="runs-panel" hidden="">
     <h2>Runs of <span class="mono" id="runs-name" data-testid="runs-name"></span></h2>
+    <div class="charts" id="job-charts" data-testid="job-charts"></div>
     <p class="sub">Newest first: each slot the cron named or a run took, back to the oldest run the lease row keeps.</p>
     <table>
       <thead>
@@ -101,6 +102,11 @@ const schedules = () => markup`
     <p class="missing" id="stream-missing" data-testid="stream-missing" role="alert" hidden=""></p>
     <div id="stream-found">
       <div class="summary" id="stream-summary" data-testid="stream-summary"></div>
+      <div class="toolbar">
+        <button type="button" id="history-day" data-testid="history-day" aria-pressed="true">Last day</button>
+        <button type="button" id="history-month" data-testid="history-month" aria-pressed="false">30 days</button>
+      </div>
+      <div class="charts" id="stream-charts" data-testid="stream-charts"></div>
       <div class="toolbar">
         <label>State <select id="state-filter" data-testid="state-filter">
           <option value="">all</option>

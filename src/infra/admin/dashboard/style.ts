@@ -97,4 +97,17 @@ dl.detail dd { margin: 0; }
 form.token { max-width: 420px; margin: 80px auto; display: grid; gap: 10px; }
 form.token p { margin: 0; color: var(--muted); }
 #token-message { color: var(--bad); }
+.charts svg { display: block; width: 100%; height: auto; margin: 0 0 8px; }
+.chart .axis { font-size: 9px; fill: var(--muted); }
+.chart .hatch { stroke: var(--bad); stroke-width: 2; }
+.m-ran { fill: var(--ok); }
+.m-failed { stroke: var(--bad); stroke-width: 0.5; }
+.m-stopped { fill: #5c1510; }
+.m-skipped { fill: none; stroke: var(--warn); stroke-width: 1.5; }
+.m-missed { stroke: var(--bad); stroke-width: 2.5; }
+.m-due { fill: var(--muted); }
+.chart .line, .chart .whisker, .chart .axis-line { fill: none; stroke: var(--accent); stroke-width: 1; }
+.chart .axis-line { stroke: var(--line); }
+.chart .dot { fill: var(--accent); }
+button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); }
 `

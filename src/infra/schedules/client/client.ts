@@ -83,7 +83,7 @@ export interface StreamClient {
 // The methods as the class declares them: deriving the stub's RPC types is too deep for tsc.
 export type StreamRpc = Pick<
   ScheduleStream,
-  "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "remove" | "events" | "summary"
+  "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "remove" | "events" | "summary" | "history"
 >
 
 export interface StreamOptions {

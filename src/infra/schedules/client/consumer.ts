@@ -12,7 +12,10 @@ export interface Delivery<P extends Json = Json> {
   /** 1 for the first try of this occurrence, raised by each retry or lost lease. */
   attempt: number
   lateByMs: number
-  /** `schedule:<stream>/<id>:<occurrence>`: dedupe side effects on it (delivery is at least once). */
+  /**
+   * `schedule:<stream>/<id>@<incarnation>:<occurrence>`: dedupe side effects on it (delivery is at least once).
+   * The incarnation is the row's, so an id created again after its row was deleted has new keys.
+   */
   idempotencyKey: string
   payload: P
 }

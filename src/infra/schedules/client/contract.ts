@@ -67,6 +67,7 @@ export type ScheduleField =
   | "cursor"
   | "before"
   | "retention"
+  | "range"
 
 const DEFINITION_FIELDS = new Set<string>([
   "id",

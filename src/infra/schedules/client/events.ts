@@ -19,9 +19,9 @@ export interface ScheduleEvent extends EventDraft {
 }
 
 /** Each schedule keeps its newest 20 events, on its own row: an event costs no row of its own. */
-export const EVENT_HISTORY_LIMIT = 20
+export const EVENTS_PER_SCHEDULE = 20
 /** A removed schedule's events are kept with the stream's newest 1,000 removals. */
-export const REMOVED_LIMIT = 1_000
+export const REMOVALS_KEPT = 1_000
 /** `schedule/late` is recorded only for deliveries later than this. */
 export const LATE_THRESHOLD_MS = 1_000
 export const MAX_REASON_LENGTH = 1_000

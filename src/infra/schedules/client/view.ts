@@ -1,3 +1,4 @@
+import { idempotencyKey } from "../stream/idempotency-key.ts"
 import { eligibleAt, type ScheduleRow, timingOf } from "../stream/row.ts"
 import type { Json, ScheduleState, Timing } from "./contract.ts"
 
@@ -11,6 +12,11 @@ export interface ScheduleView {
   maxAttempts: number | null
   state: ScheduleState
   occurrence: number
+  /**
+   * The key occurrence `occurrence` is delivered with, `schedule:<stream>/<id>@<incarnation>:<occurrence>`:
+   * find its consumer's record or its Workflow instance by it. Another row of the same id has other keys.
+   */
+  idempotencyKey: string
   nextAt: number
   retryAt: number | null
   claimUntil: number | null
@@ -45,6 +51,7 @@ export const viewOf = (stream: string, row: ScheduleRow): ScheduleView => ({
   maxAttempts: row.maxAttempts,
   state: row.state,
   occurrence: row.occurrence,
+  idempotencyKey: idempotencyKey(stream, row),
   nextAt: row.nextAt,
   retryAt: row.retryAt,
   claimUntil: row.claimUntil,

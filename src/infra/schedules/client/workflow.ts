@@ -15,7 +15,7 @@ export interface WorkflowParams<P extends Json = Json> {
   occurrence: number
   /** The occurrence's due time (ISO 8601, UTC): process what is due as of it, as a job does with its slot. */
   dueAt: string
-  /** The delivery's key, `schedule:<stream>/<id>:<occurrence>`; the instance id is derived from it. */
+  /** The delivery's key, `schedule:<stream>/<id>@<incarnation>:<occurrence>`; the instance id is derived from it. */
   idempotencyKey: string
 }
 
@@ -37,7 +37,7 @@ const INSTANCE_ID_PREFIX = "schedule-"
 /**
  * The Workflow instance id of a delivery: `schedule-` and the SHA-256 of its idempotency key in hex
  * (73 characters). Deterministic, so every redelivery of an occurrence names the same instance; the key
- * itself never fits, since instance ids allow only `[a-zA-Z0-9_-]` (at most 100) and the key holds `:` and `/`.
+ * itself never fits, since instance ids allow only `[a-zA-Z0-9_-]` (at most 100) and the key holds `:`, `/` and `@`.
  *
  * @example
  * ```ts
@@ -84,7 +84,8 @@ async function instanceExists(workflow: Workflow, id: string): Promise<boolean> 
  * `WorkflowParams` (the payload and the occurrence). An instance id that already exists is delivered; a
  * refused create retries (1, 2, 4 ... 60 s) unless Cloudflare's error says no later attempt can succeed
  * (invalid id or params): then the schedule stops in `failed`. A binding missing from env, or not a
- * Workflow, is terminal and named. Throws ConsumerDefinitionError on a bad name, binding or timeout.
+ * Workflow, is terminal and named. Cloudflare keeps a completed instance for its retention window (3 days
+ * on Workers Free, 7 by default on Paid): a redelivery of the same occurrence later than that starts a second one. Throws ConsumerDefinitionError on a bad name, binding or timeout.
  *
  * @example
  * ```ts

@@ -1,10 +1,10 @@
 import type { ScheduleState } from "../client/contract.ts"
 import type { ScheduleRow } from "./row.ts"
 
-/** A row as SQLite stores it: the schedule, its events (history.ts) and the newest claim number when written (ledger.ts). */
+/** A row as SQLite stores it: the schedule, its events (row-events.ts) and the newest claim number when written (ledger.ts). */
 export interface StoredRow extends ScheduleRow {
   /** Absent from a light read (due batches, lists), which never needs it. */
-  history?: string
+  eventLines?: string
   eventSeq: number | null
   writtenSeq: number
 }
@@ -31,13 +31,14 @@ const COLUMN_OF: Readonly<Record<Exclude<keyof StoredRow, "id">, string>> = {
   createdAt: "created_at",
   updatedAt: "updated_at",
   finishedAt: "finished_at",
+  incarnation: "incarnation",
   eventSeq: "event_seq",
   writtenSeq: "written_seq",
-  history: "history",
+  eventLines: "event_lines",
 }
 
 export type Field = Exclude<keyof StoredRow, "id">
-/** Every stored field in column order; history last, so a light read is the same list without it. */
+/** Every stored field in column order; the event lines last, so a light read is the same list without them. */
 export const FIELDS = Object.keys(COLUMN_OF) as Field[]
 export const FULL = `id, ${FIELDS.map((field) => COLUMN_OF[field]).join(", ")}`
 export const LIGHT = `id, ${FIELDS.slice(0, -1)
@@ -82,9 +83,10 @@ export function rowOf(v: SqlStorageValue[]): StoredRow {
     createdAt: v[18] as number,
     updatedAt: v[19] as number,
     finishedAt: v[20] as number | null,
-    eventSeq: v[21] as number | null,
-    writtenSeq: v[22] as number,
+    incarnation: v[21] as number | null,
+    eventSeq: v[22] as number | null,
+    writtenSeq: v[23] as number,
   }
-  if (v.length > 23) row.history = v[23] as string
+  if (v.length > 24) row.eventLines = v[24] as string
   return row
 }

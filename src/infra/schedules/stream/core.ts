@@ -3,6 +3,7 @@ import { parseCron } from "../../cron.ts"
 import type { Delivery } from "../client/consumer.ts"
 import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "../client/contract.ts"
 import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "../client/events.ts"
+import { idempotencyKey } from "./idempotency-key.ts"
 import { eligibleAt, isRecurring, type ScheduleRow, specOf, timingColumns } from "./row.ts"
 
 /** A pure transition's result: the row to write (or delete) and the events to append with it. */
@@ -58,8 +59,16 @@ export function nextDue(row: ScheduleRow, now: number): number | undefined {
   return parseCron(row.cron as string, row.timezone as string).nextAfter(from)
 }
 
-/** Idempotent upsert: the same definition changes nothing; a new timing recomputes next_at. */
-export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, now: number): Transition {
+/**
+ * Idempotent upsert: the same definition changes nothing; a new timing recomputes next_at. A created
+ * row takes `incarnation` (drawn by the caller, fresh each time); an existing row keeps its own.
+ */
+export function upsert(
+  existing: ScheduleRow | undefined,
+  spec: ScheduleSpec,
+  now: number,
+  incarnation: number,
+): Transition {
   const columns = {
     consumer: spec.consumer,
     payload: spec.payload,
@@ -87,6 +96,7 @@ export function upsert(existing: ScheduleRow | undefined, spec: ScheduleSpec, no
       createdAt: now,
       updatedAt: now,
       finishedAt: null,
+      incarnation,
     }
     return { row, events: [setEvent(row, "created")] }
   }
@@ -188,10 +198,6 @@ export function expireLost(row: ScheduleRow | undefined, seen: Selection, now: n
 
 const attemptsSpent = (row: ScheduleRow) => row.maxAttempts !== null && row.attempts >= row.maxAttempts
 
-/** `schedule:<stream>/<id>:<occurrence>`: the same through every attempt of one occurrence. */
-export const idempotencyKey = (stream: string, id: string, occurrence: number) =>
-  `schedule:${stream}/${id}:${occurrence}`
-
 /** What a consumer is handed for a claimed row, its attempt starting at `startedAt`. */
 export const deliveryOf = (stream: string, row: ScheduleRow, startedAt: number): Delivery => ({
   stream,
@@ -200,7 +206,7 @@ export const deliveryOf = (stream: string, row: ScheduleRow, startedAt: number):
   dueAt: new Date(row.nextAt),
   attempt: row.attempts,
   lateByMs: Math.max(0, startedAt - row.nextAt),
-  idempotencyKey: idempotencyKey(stream, row.id, row.occurrence),
+  idempotencyKey: idempotencyKey(stream, row),
   payload: JSON.parse(row.payload),
 })
 

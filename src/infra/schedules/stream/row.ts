@@ -29,6 +29,11 @@ export interface ScheduleRow {
   updatedAt: number
   /** When the row left `scheduled` (completed, cancelled or failed); retention counts from it. */
   finishedAt: number | null
+  /**
+   * Drawn when the row is created and kept for its life (upserts, restarts, resumes), part of every
+   * idempotency key (idempotency-key.ts); null for a row created before schema version 4.
+   */
+  incarnation: number | null
 }
 
 export const eligibleAt = (row: Pick<ScheduleRow, "nextAt" | "retryAt" | "claimUntil">) =>

@@ -1,6 +1,7 @@
 import { logLine } from "../../log.ts"
 import * as core from "./core.ts"
 import { normalised } from "./result.ts"
+import { tallyOf } from "./rollup.ts"
 import type { ScheduleRow } from "./row.ts"
 import type { FenceRow } from "./seams.ts"
 import type { ScheduleStore } from "./store.ts"
@@ -17,7 +18,8 @@ export interface Answer {
  * their rows, then each fence checked on its own (state, token, unexpired lease, occurrence, due
  * time), each row advanced as stored now (an upsert while the claim was out may have changed its
  * timing or rules). Only the changed columns are written, rows changing the same columns in one
- * statement, all events in one. A stale answer writes nothing and emits nothing, and never holds
+ * statement, all events in one, the batch's count in the stream's history in one row (rollup-store.ts).
+ * A stale answer writes nothing and emits nothing, and never holds
  * back the others; a storage error rolls the whole group back. The answers name distinct schedules.
  */
 export function settleAll(
@@ -38,6 +40,7 @@ export function settleAll(
       return transition
     })
     store.applyAll(writes)
+    store.rollup.add(tallyOf(answers, settled))
     return settled
   })
   for (const [i, answer] of answers.entries()) logUnlessDelivered(stream, answer, transitions[i] as core.Transition)

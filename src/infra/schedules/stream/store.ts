@@ -4,10 +4,11 @@ import { chunks, type Exec, MAX_BINDINGS, statementOf } from "./bindings.ts"
 import { FIELDS, type Field, FULL, LIGHT, PUT, pointUpdate, rowOf, type StoredRow, valuesUpdate } from "./columns.ts"
 import type { Change } from "./core.ts"
 import { EventFeed } from "./feed.ts"
-import { appended, EventSeqs, lineOf } from "./history.ts"
+import { appended, EventSeqs, lineOf } from "./row-events.ts"
 import { FinishJournal } from "./journal.ts"
 import { type ClaimEntry, ClaimLedger } from "./ledger.ts"
 import { eligibleAt, type ScheduleRow } from "./row.ts"
+import { DeliveryRollup } from "./rollup-store.ts"
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts"
 
 export { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts"
@@ -35,8 +36,8 @@ const byEligible = (a: ScheduleRow, b: ScheduleRow) => eligibleAt(a) - eligibleA
 /**
  * The stream's SQLite: synchronous queries, and row counters from every cursor. It hands out rows as the
  * stream sees them, with a batch's claim laid over each row it claimed (ledger.ts), and writes back only
- * the columns a transition changed against the row as stored, with the transition's events in the row's
- * history (history.ts) and a finish in the retention journal (journal.ts).
+ * the columns a transition changed against the row as stored, with the transition's events on the row
+ * (row-events.ts) and a finish in the retention journal (journal.ts).
  */
 export class ScheduleStore {
   readonly counts: RowCounts = { rowsRead: 0, rowsWritten: 0 }
@@ -45,6 +46,8 @@ export class ScheduleStore {
   private readonly journal = new FinishJournal(this.sql)
   private readonly feed = new EventFeed(this.sql, (query, ...bindings) => this.cursor(query, ...bindings))
   private readonly seqs = new EventSeqs({ get: (key) => this.meta(key), set: (key, value) => this.setMeta(key, value) })
+  /** The stream's history of deliveries: a settlement adds its batch to it (rollup-store.ts). */
+  readonly rollup = new DeliveryRollup(this.sql)
   /** The row as stored under each row handed out (the same object, or one with a claim over it). */
   private readonly stored = new WeakMap<ScheduleRow, StoredRow>()
 
@@ -79,6 +82,7 @@ export class ScheduleStore {
       this.seqs.forget()
       this.journal.forget()
       this.ledger.forget()
+      this.rollup.forget()
       throw error
     }
   }
@@ -154,13 +158,13 @@ export class ScheduleStore {
     return found
   }
 
-  /** `row` as SQLite holds it, with its history: read again for a row from a light read or not handed out here. */
+  /** `row` as SQLite holds it, with its event lines: read again for a row from a light read or not handed out here. */
   private storedOf(row: ScheduleRow): StoredRow {
     const stored = this.stored.get(row)
-    if (stored?.history !== undefined) return stored
+    if (stored?.eventLines !== undefined) return stored
     const cursor = this.storage.sql.exec(`SELECT ${FULL} FROM schedules WHERE id = ?`, row.id)
     const [values] = this.counted(cursor, [...cursor.raw()])
-    return values ? rowOf(values) : { ...row, history: "", eventSeq: null, writtenSeq: 0 }
+    return values ? rowOf(values) : { ...row, eventLines: "", eventSeq: null, writtenSeq: 0 }
   }
 
   /** Writes a transition's row (or deletes it) and its events; call inside transaction(). */
@@ -175,8 +179,8 @@ export class ScheduleStore {
 
   /**
    * Each row with only the columns that changed against the row as stored, its transition's events
-   * appended to its history, and its claim (if one lay over it) carried onto it or gone; a removed row
-   * deleted, its history kept with the stream's removals. A finish enters the retention journal, one
+   * appended to its event lines, and its claim (if one lay over it) carried onto it or gone; a removed row
+   * deleted, its events kept with the stream's removals. A finish enters the retention journal, one
    * journal row per finish time of the whole group.
    */
   private write(writes: readonly Write[]): void {
@@ -188,7 +192,7 @@ export class ScheduleStore {
       const stored = before && this.storedOf(before)
       const first = events.length > 0 ? this.seqs.take(events.length) : 0
       const lines = events.map((event, i) => lineOf(first + i, now, event))
-      const history = appended(stored?.history ?? "", lines)
+      const eventLines = appended(stored?.eventLines ?? "", lines)
       const eventSeq = events.length > 0 ? first + events.length - 1 : (stored?.eventSeq ?? null)
       const was = stored?.finishedAt ?? null
       const is = change.removed ? null : row.finishedAt
@@ -197,9 +201,9 @@ export class ScheduleStore {
       this.ledger.release(row.id)
       if (change.removed) {
         this.exec("DELETE FROM schedules WHERE id = ?", row.id)
-        this.feed.remember(row.id, history, eventSeq as number)
+        this.feed.remember(row.id, eventLines, eventSeq as number)
       } else {
-        const after: StoredRow = { ...row, history, eventSeq, writtenSeq: this.ledger.seq }
+        const after: StoredRow = { ...row, eventLines, eventSeq, writtenSeq: this.ledger.seq }
         if (stored) updates.push([stored, after])
         else inserts.push(after)
       }
@@ -255,9 +259,9 @@ export class ScheduleStore {
     }
   }
 
-  /** Inserts (or overwrites) a whole row; a row that is not a StoredRow starts with no history. */
+  /** Inserts (or overwrites) a whole row; a row that is not a StoredRow starts with no events. */
   put(row: ScheduleRow | StoredRow): void {
-    const stored: StoredRow = { history: "", eventSeq: null, writtenSeq: this.ledger.seq, ...row }
+    const stored: StoredRow = { eventLines: "", eventSeq: null, writtenSeq: this.ledger.seq, ...row }
     this.exec(PUT, row.id, ...FIELDS.map((field) => stored[field] as SqlStorageValue))
   }
 

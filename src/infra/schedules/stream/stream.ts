@@ -20,7 +20,9 @@ import { type ScheduleView, type StreamSummary, viewOf } from "../client/view.ts
 import { AlarmRecorder } from "../directory/recorder.ts"
 import * as core from "./core.ts"
 import { StreamEmitter, type StreamListeners } from "./event-map.ts"
+import { newIncarnation } from "./idempotency-key.ts"
 import { Retention } from "./retention.ts"
+import { type HistoryRange, HOUR_MS, MINUTE_MS, type StreamHistory } from "./rollup.ts"
 import type { ScheduleRow } from "./row.ts"
 import { seamsOf } from "./seams.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
@@ -144,7 +146,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
         if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
         if (retentionMs !== undefined) this.retention.set(retentionMs)
         const existing = this.store.get(spec.id)
-        const upserted = core.upsert(existing, spec, now)
+        const upserted = core.upsert(existing, spec, now, newIncarnation())
         if (core.changed(upserted)) this.store.apply(upserted, now, existing)
         return upserted
       })
@@ -212,6 +214,16 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     const problem = this.check(stream)
     if (problem) return problem
     return ok(summarize(this.store, stream, this.clock()))
+  }
+
+  /** The stream's deliveries, retries, failures and lateness over the last day per minute or 30 days per hour (rollup.ts). */
+  async history(stream: string, range: HistoryRange = "day"): Promise<Reply<StreamHistory>> {
+    const problem = this.check(stream)
+    if (problem) return problem
+    if (range !== "day" && range !== "month") return refuse("invalid", 'range must be "day" or "month"', "range")
+    const now = this.clock()
+    const stepMs = range === "day" ? MINUTE_MS : HOUR_MS
+    return ok({ stream, now, range, stepMs, points: this.store.rollup.read(range, now) })
   }
 
   /**

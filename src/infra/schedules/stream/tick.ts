@@ -1,5 +1,7 @@
 import { TIMED_OUT, within } from "../../deadline.ts"
+import { type SlotwiseEnv, slotwiseEnv } from "../../env.ts"
 import { describeError } from "../../log.ts"
+import { measured, recordBatch } from "../../metrics/index.ts"
 import type { ConsumerRegistry } from "../client/consumer.ts"
 import { StreamAlarm } from "./alarm.ts"
 import { type Claimed, claimDue } from "./claim.ts"
@@ -8,6 +10,7 @@ import { Deadlines } from "./deadlines.ts"
 import { dispatch } from "./dispatch.ts"
 import type { SettlingAnswer, StreamEmitter } from "./event-map.ts"
 import type { Retention } from "./retention.ts"
+import { tallyOf } from "./rollup.ts"
 import type { DirectoryRecorder, StreamSeams } from "./seams.ts"
 import { type Answer, Settlements, settleAll } from "./settlement.ts"
 import type { ScheduleStore } from "./store.ts"
@@ -35,6 +38,7 @@ export class Ticker {
   /** The stream's one alarm; it waits for a dispatch slot while all BATCH_SIZE are taken. */
   readonly alarm: StreamAlarm
   private readonly settlements: Settlements
+  private readonly metricsEnv: SlotwiseEnv
 
   constructor(
     private readonly store: ScheduleStore,
@@ -49,6 +53,7 @@ export class Ticker {
     seams: StreamSeams = {},
   ) {
     this.yieldAfterMs = seams.yieldAfterMs ?? YIELD_AFTER_MS
+    this.metricsEnv = slotwiseEnv(env)
     const capacity = { full: () => this.inFlight >= BATCH_SIZE, waitMs: this.yieldAfterMs }
     this.alarm = new StreamAlarm(storage, store, recorder, retention, capacity, clock, events)
     this.settlements = new Settlements(
@@ -69,6 +74,9 @@ export class Ticker {
       this.events.emit("settlement:failed", { stream, answers, error })
       throw error
     }
+    // One data point per settled batch, where the Worker binds SLOTWISE_METRICS (or a recorder is installed).
+    const tally = measured(this.metricsEnv) ? tallyOf(answers, transitions) : undefined
+    if (tally) recordBatch(this.metricsEnv, { stream, ...tally })
     if (this.events.listens("settlement:committed")) {
       const settled = answers.map((answer: SettlingAnswer, i) => ({
         ...answer,

@@ -27,7 +27,13 @@ function heartbeat({ heartbeat: beat }: HealthView) {
   const ahead =
     beat.aheadSlot === null
       ? null
-      : el("div", { class: "error" }, "a replica claimed the ", when(beat.aheadSlot), " slot: is its clock ahead?")
+      : el(
+          "div",
+          { class: "error" },
+          "the ",
+          when(beat.aheadSlot),
+          " slot was claimed: is the database's clock ahead, or this one behind?",
+        )
   if (beat.lastFiredAt === null) {
     return [state, ahead, el("div", { class: "sub" }, "no exclusive job has claimed a slot yet")]
   }

@@ -1,7 +1,8 @@
 import type { JobView, SlotEntry } from "../../json.ts"
 import { api } from "./api.ts"
-import { badge, button, byId, el, emptyRow } from "./dom.ts"
+import { badge, button, byId, el, emptyRow, fill } from "./dom.ts"
 import { duration, elapsed, when } from "./format.ts"
+import { jobCharts } from "./job-charts.ts"
 import { act, fail } from "./session.ts"
 
 /** The jobs as last fetched, by name, and the one whose runs are open. */
@@ -24,6 +25,7 @@ export function clearJobs(): void {
   shown.open = null
   byId("jobs-body").replaceChildren()
   byId("runs-body").replaceChildren()
+  byId("job-charts").replaceChildren()
   byId("runs-panel").hidden = true
 }
 
@@ -78,7 +80,7 @@ function openRuns(name: string): void {
   renderRuns()
 }
 
-/** The open job's newest slots: each run's outcome, duration and error, and the slots no run took. */
+/** The open job's newest slots: each run's outcome, duration and error, and the slots no run took; its week charted. */
 function renderRuns(): void {
   const job = shown.open === null ? undefined : shown.jobs.get(shown.open)
   byId("runs-panel").hidden = !job
@@ -86,6 +88,16 @@ function renderRuns(): void {
   byId("runs-name").textContent = job.name
   byId("runs-body").replaceChildren(...job.slots.map(slotRow))
   if (job.slots.length === 0) byId("runs-body").append(emptyRow(6, "No run recorded yet."))
+  void loadHistory(job.name)
+}
+
+async function loadHistory(name: string): Promise<void> {
+  try {
+    const history = await api("jobHistory", { name }, { query: { days: 7 } })
+    if (shown.open === name) fill(byId("job-charts"), jobCharts(history))
+  } catch (error) {
+    fail(error)
+  }
 }
 
 const slotRow = ({ slot, status, run }: SlotEntry) =>

@@ -6,6 +6,7 @@ import { closeDetail, loadDetail, selectedId, selectSchedule } from "./detail.ts
 import { badge, button, byId, el, emptyRow, fill } from "./dom.ts"
 import { span, timing, when } from "./format.ts"
 import { act, fail } from "./session.ts"
+import { clearStreamHistory, initStreamHistory, loadStreamHistory } from "./stream-history.ts"
 import { markCurrent, PAGE_SIZE } from "./streams.ts"
 
 /** The open stream's schedules, filtered by state and paged by cursor; gen drops answers that arrive out of order. */
@@ -30,6 +31,7 @@ export function clearSchedules(): void {
   Object.assign(view, { stream: null, cursors: [null], page: 0, gen: view.gen + 1 })
   for (const id of ["schedules-body", "stream-summary"]) byId(id).replaceChildren()
   byId("schedules-panel").hidden = true
+  clearStreamHistory()
   closeDetail()
 }
 
@@ -54,6 +56,7 @@ export async function loadSchedules(): Promise<void> {
     byId<HTMLButtonElement>("schedules-prev").disabled = view.page === 0
     byId<HTMLButtonElement>("schedules-next").disabled = !page.cursor
     byId("schedules-page").textContent = `page ${view.page + 1}`
+    void loadStreamHistory(stream)
     if (selectedId() !== null) await loadDetail()
   } catch (error) {
     if (gen !== view.gen) return
@@ -180,4 +183,5 @@ export function initSchedules(): void {
     void loadSchedules()
   })
   byId("schedules-refresh").addEventListener("click", () => void loadSchedules())
+  initStreamHistory(() => view.stream)
 }

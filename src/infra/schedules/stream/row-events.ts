@@ -1,28 +1,28 @@
-import { EVENT_HISTORY_LIMIT, type EventDraft, type ScheduleEvent } from "../client/events.ts"
+import { EVENTS_PER_SCHEDULE, type EventDraft, type ScheduleEvent } from "../client/events.ts"
 
 /**
- * A schedule's events ride on its own row (BENCHMARKS.md, "Every row a delivery writes"): the `history`
- * column holds its newest EVENT_HISTORY_LIMIT events, oldest first, one JSON array `[seq, at, type, data]`
+ * A schedule's events ride on its own row (BENCHMARKS.md, "Every row a delivery writes"): the `event_lines`
+ * column holds its newest EVENTS_PER_SCHEDULE events, oldest first, one JSON array `[seq, at, type, data]`
  * a line (JSON text never holds a raw newline). The transition that writes the row writes its events
  * with it, so an event costs no row of its own.
  */
 
-/** The history `history` with `lines` appended, keeping the newest EVENT_HISTORY_LIMIT. */
-export function appended(history: string, lines: readonly string[]): string {
-  let text = history === "" ? lines.join("\n") : `${history}\n${lines.join("\n")}`
+/** The event lines `stored` with `lines` appended, keeping the newest EVENTS_PER_SCHEDULE. */
+export function appended(stored: string, lines: readonly string[]): string {
+  let text = stored === "" ? lines.join("\n") : `${stored}\n${lines.join("\n")}`
   let count = 1
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++
-  for (; count > EVENT_HISTORY_LIMIT; count--) text = text.slice(text.indexOf("\n") + 1)
+  for (; count > EVENTS_PER_SCHEDULE; count--) text = text.slice(text.indexOf("\n") + 1)
   return text
 }
 
 /** The line of an event numbered `seq`, appended at `at`. */
 export const lineOf = (seq: number, at: number, event: EventDraft) => JSON.stringify([seq, at, event.type, event.data])
 
-/** The events of schedule `scheduleId` in `history`, oldest first. */
-export function eventsIn(scheduleId: string, history: string): ScheduleEvent[] {
-  if (history === "") return []
-  return history.split("\n").map((line) => {
+/** The events of schedule `scheduleId` in its event lines, oldest first. */
+export function eventsIn(scheduleId: string, lines: string): ScheduleEvent[] {
+  if (lines === "") return []
+  return lines.split("\n").map((line) => {
     const [seq, at, type, data] = JSON.parse(line) as [number, number, ScheduleEvent["type"], Record<string, unknown>]
     return { seq, at, scheduleId, type, data }
   })

@@ -1,0 +1,72 @@
+import type { StreamHistory } from "../../json.ts"
+import { elapsed } from "./format.ts"
+import { chart, hourName, svg, text, titled, WIDTH, whisker } from "./svg.ts"
+
+type Point = StreamHistory["points"][number]
+
+const describe = (p: Point, stepMs: number) =>
+  `${hourName(p.at).slice(0, stepMs < 3_600_000 ? 16 : 13)}${stepMs < 3_600_000 ? "" : ":00"} UTC: ${p.delivered} delivered · ${p.retried} retried · ${p.failed} failed` +
+  (p.lateMaxMs === null
+    ? ""
+    : ` · late median ${elapsed(p.lateMedianMs ?? 0)}, p99 ${elapsed(p.lateP99Ms ?? 0)}, max ${elapsed(p.lateMaxMs)}`)
+
+/**
+ * Deliveries above the axis (solid), retries (hatched) and failures (solid, darker) below it, per minute or
+ * hour; and each one's lateness on a log scale: a dot at the median, a tick at p99, a line up to the max.
+ */
+export function streamCharts(history: StreamHistory): SVGElement[] {
+  const { stepMs, points, now } = history
+  const slots = history.range === "day" ? 1_440 : 720
+  const first = now - (now % stepMs) - (slots - 1) * stepMs
+  const step = WIDTH / slots
+  const x = (at: number) => ((at - first) / stepMs) * step
+  const w = Math.max(1.5, step - 0.4)
+  const up = Math.max(1, ...points.map((p) => p.delivered))
+  const down = Math.max(1, ...points.map((p) => p.retried + p.failed))
+  const span = history.range === "day" ? "24 h" : "30 days"
+  const per = history.range === "day" ? "minute" : "hour"
+  const ends = (y: number) => [text(0, y, `${span} ago`), text(WIDTH, y, "now", "end")]
+  const counts = chart(`Deliveries and failures of ${history.stream} over ${span}`, 104, (hatch) => [
+    svg("line", { x2: WIDTH, y1: 56, y2: 56, class: "axis-line" }),
+    ...points.map((p) => {
+      const h = { delivered: (p.delivered / up) * 50, retried: (p.retried / down) * 34, failed: (p.failed / down) * 34 }
+      const attributes = {
+        "data-testid": "delivery-mark",
+        "data-at": p.at,
+        "data-delivered": p.delivered,
+        "data-retried": p.retried,
+        "data-failed": p.failed,
+      }
+      return titled(
+        describe(p, stepMs),
+        attributes,
+        svg("rect", { x: x(p.at), y: 56 - h.delivered, width: w, height: h.delivered, class: "m-ran" }),
+        svg("rect", { x: x(p.at), y: 56, width: w, height: h.retried, fill: hatch, class: "m-failed" }),
+        svg("rect", { x: x(p.at), y: 56 + h.retried, width: w, height: h.failed, class: "m-stopped" }),
+      )
+    }),
+    text(0, 8, `${up} delivered a ${per} (top)`),
+    ...ends(102),
+  ])
+  const late = points.filter((p) => p.lateMaxMs !== null)
+  const most = Math.max(0, ...late.map((p) => p.lateMaxMs ?? 0))
+  const top = Math.log10(2 + most)
+  const y = (ms: number) => 78 - (Math.log10(1 + ms) / top) * 68
+  const lateness = chart(`Lateness of ${history.stream}'s deliveries against their due times, log scale`, 96, () => [
+    ...late.map((p) => {
+      const cx = x(p.at) + w / 2
+      const attributes = {
+        "data-testid": "lateness-mark",
+        "data-at": p.at,
+        "data-median": p.lateMedianMs ?? "",
+        "data-max": p.lateMaxMs ?? "",
+      }
+      const p99 = y(p.lateP99Ms ?? 0)
+      const tick = svg("line", { x1: cx - 2, x2: cx + 2, y1: p99, y2: p99, class: "whisker" })
+      return titled(describe(p, stepMs), attributes, tick, ...whisker(cx, y(p.lateMedianMs ?? 0), y(p.lateMaxMs ?? 0)))
+    }),
+    text(0, 8, `late up to ${elapsed(most)} (log scale)`),
+    ...ends(94),
+  ])
+  return [counts, lateness]
+}

@@ -1,0 +1,121 @@
+import type { CronSchedule } from "../cron.ts"
+import type { JobLease } from "../db/job-lease.ts"
+import { entriesOf, HOUR_MS, type HourOutcome } from "./hour-entry.ts"
+import { MISSED_AFTER_MS } from "./liveness.ts"
+
+/** The days of history the admin answers by default, and at most (the rows kept). */
+export const HISTORY_DAYS_DEFAULT = 7
+export const HISTORY_DAYS_MAX = 30
+/** Slots counted as missed between two runs at most: past this, a gap (a long outage) is counted as this many. */
+export const MISSED_COUNT_MAX = 1_440
+
+/** A jobs_run_hours row as the history reads it. */
+export interface RunHourRow {
+  hour: number
+  runs: string
+}
+
+/**
+ * One hour of a job's history. `due`: the slots the cron named in it up to now; `missed`: those of them
+ * no run took, once known (after the job's first recorded hour or lease) and past MISSED_AFTER_MS; a
+ * run-now slot the cron did not name is a run but no due slot. Durations are of the runs that ran
+ * (ran, failed, timed out): the exact median and max, null when none did.
+ */
+export interface HourPoint {
+  hour: number
+  due: number
+  ran: number
+  failed: number
+  timedOut: number
+  skipped: number
+  missed: number
+  medianMs: number | null
+  maxMs: number | null
+}
+
+/** A job's history, oldest hour first: only the hours with a run, or a due slot since the job's first record. */
+export interface JobHistory {
+  job: string
+  now: number
+  days: number
+  /** Slots before this are not counted as missed: nothing was recorded of the job before it (null: nothing at all). */
+  knownSince: number | null
+  hours: HourPoint[]
+}
+
+const floorHour = (ms: number) => ms - (ms % HOUR_MS)
+
+/** The first hour of the `days` before `now` (the current hour is the last). */
+export const historySince = (now: number, days: number) => floorHour(now) - (days * 24 - 1) * HOUR_MS
+
+/** An hour row's runs, by slot. */
+const runsOf = (row: RunHourRow) => new Map(entriesOf(row.hour, row.runs).map(({ slot, ...run }) => [slot, run]))
+
+const median = (sorted: readonly number[]) => {
+  const middle = sorted.length >> 1
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+}
+
+/**
+ * A job's hourly history for the `days` before `now`, from its hour rows (any order), its oldest
+ * recorded hour and its lease: due and missed slots from its cron, runs and durations from the rows.
+ */
+export function jobHistory(
+  job: { name: string; schedule: CronSchedule },
+  rows: readonly RunHourRow[],
+  oldestHour: number | null,
+  lease: Pick<JobLease, "lastSlot"> | undefined,
+  now: number,
+  days = HISTORY_DAYS_DEFAULT,
+): JobHistory {
+  const since = historySince(now, days)
+  const known = [oldestHour, lease?.lastSlot].filter((time): time is number => typeof time === "number")
+  const knownSince = known.length ? Math.min(...known) : null
+  const byHour = new Map(rows.map((row) => [row.hour, runsOf(row)]))
+  const hours: HourPoint[] = []
+  for (let hour = since; hour <= now; hour += HOUR_MS) {
+    const runs = byHour.get(hour) ?? new Map()
+    const due = job.schedule.slotsIn(hour).filter((slot) => slot <= now)
+    // The lease's last slot was claimed: running, or ended without a record, but not missed.
+    const missed = due.filter(
+      (slot) =>
+        knownSince !== null &&
+        slot >= knownSince &&
+        slot <= now - MISSED_AFTER_MS &&
+        !runs.has(slot) &&
+        slot !== lease?.lastSlot,
+    ).length
+    // Before anything was recorded of the job, its due slots say nothing: the hour is left out.
+    if (runs.size === 0 && (due.length === 0 || knownSince === null || hour + HOUR_MS <= knownSince)) continue
+    const outcomes = [...runs.values()]
+    const ms = outcomes
+      .filter((run) => run.outcome !== "skipped")
+      .map((run) => run.ms)
+      .sort((a, b) => a - b)
+    const counted = (outcome: HourOutcome) => outcomes.filter((run) => run.outcome === outcome).length
+    hours.push({
+      hour,
+      due: due.length,
+      ran: counted("ran"),
+      failed: counted("failed"),
+      timedOut: counted("timed-out"),
+      skipped: counted("skipped"),
+      missed,
+      medianMs: ms.length ? median(ms) : null,
+      maxMs: ms.length ? (ms.at(-1) as number) : null,
+    })
+  }
+  return { job: job.name, now, days, knownSince, hours }
+}
+
+/** The slots `schedule` names strictly between two runs' slots (none before a first run), at most MISSED_COUNT_MAX. */
+export function missedBetween(schedule: CronSchedule, previous: number | null, slot: number): number {
+  if (previous === null) return 0
+  let missed = 0
+  for (let next = schedule.nextAfter(previous); next !== undefined && next < slot; next = schedule.nextAfter(next)) {
+    if (++missed === MISSED_COUNT_MAX) break
+  }
+  return missed
+}

@@ -1,0 +1,10 @@
+export { analyticsEngine, batchPoint, runPoint } from "./analytics-engine.ts"
+export {
+  activeMetrics,
+  type BatchMeasure,
+  type MetricsRecorder,
+  quantile,
+  type RunMeasure,
+  useMetrics,
+} from "./measure.ts"
+export { measured, recordBatch, recordRun } from "./record.ts"

@@ -1,0 +1,50 @@
+import { sql } from "drizzle-orm"
+import { database } from "../../src/infra/db/index.ts"
+import type { ClaimRequest } from "../../src/infra/jobs/claim.ts"
+import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
+import type { RunEnding } from "../../src/infra/jobs/record.ts"
+
+/** A lease row as the claim scenarios read it. */
+export interface LeaseRow {
+  lastSlot: number
+  leaseUntil: number | null
+  leaseMs: number | null
+  holder: string | null
+  /** The run the last release recorded. */
+  lastRunId: string | null
+}
+
+/** One database the claim statement runs on: D1, libSQL or Postgres, each under a D1 binding. */
+export interface ClaimEngine {
+  claim(request: ClaimRequest): Promise<boolean>
+  /** Ends the lease if `holder` holds it, recording the run when told how it ended (the engine's release). */
+  release(name: string, holder: string, ending?: RunEnding): Promise<boolean>
+  lease(name: string): Promise<LeaseRow | undefined>
+}
+
+/** The claim as the Worker and the container run it: the engine's claimSlot and releaseSlot over a D1 binding. */
+export function d1Engine(binding: D1Database): ClaimEngine {
+  const db = database(binding)
+  return {
+    claim: (request) => claimSlot(db, request),
+    release: (name, holder, ending) => releaseSlot(db, name, holder, ending),
+    lease: async (name) => {
+      const [row] = await db.all<{
+        last_slot: number
+        lease_until: number | null
+        lease_ms: number | null
+        holder: string | null
+        last_run_id: string | null
+      }>(sql`select last_slot, lease_until, lease_ms, holder, last_run_id from jobs_leases where name = ${name}`)
+      return (
+        row && {
+          lastSlot: row.last_slot,
+          leaseUntil: row.lease_until,
+          leaseMs: row.lease_ms,
+          holder: row.holder,
+          lastRunId: row.last_run_id,
+        }
+      )
+    },
+  }
+}
