@@ -75,13 +75,19 @@ export function storedEvents(sql: Reader): StoredEvent[] {
     ...sql.exec<{ id: string; lines: string }>("SELECT schedule_id AS id, event_lines AS lines FROM removed"),
   ]
   return stored
-    .flatMap(({ id, lines }) =>
-      lines === ""
-        ? []
-        : lines.split("\n").map((line) => {
-            const [seq, at, type, data] = JSON.parse(line) as [number, number, string, Record<string, unknown>]
-            return { seq, at, schedule_id: id, type, data }
-          }),
-    )
+    .flatMap(({ id, lines }) => (lines === "" ? [] : lines.split("\n").map((line) => eventOfLine(id, line))))
     .sort((a, b) => a.seq - b.seq)
+}
+
+/** One stored line: `[seq, at, type, data]`, or a delivery's short form ("f" fired, "l" late; event-line.ts). */
+function eventOfLine(id: string, line: string): StoredEvent {
+  const [seq, at, kind, ...rest] = JSON.parse(line) as [number, number, string, ...unknown[]]
+  const event = (type: string, data: Record<string, unknown>) => ({ seq, at, schedule_id: id, type, data })
+  if (kind === "f") {
+    const [occurrence, attempt, lateByMs, nextIn, completed] = rest as number[]
+    const state = completed ? "completed" : "scheduled"
+    return event("schedule/fired", { occurrence, attempt, lateByMs, nextAt: at + (nextIn as number), state })
+  }
+  if (kind === "l") return event("schedule/late", { occurrence: rest[0], lateByMs: rest[1] })
+  return event(kind, rest[0] as Record<string, unknown>)
 }

@@ -18,8 +18,8 @@ export interface ScheduleEvent extends EventDraft {
   at: number
 }
 
-/** Each schedule keeps its newest 20 events, on its own row: an event costs no row of its own. */
-export const EVENTS_PER_SCHEDULE = 20
+/** Each schedule keeps its newest 12 events, on its own row: an event costs no row of its own. */
+export const EVENTS_PER_SCHEDULE = 12
 /** A removed schedule's events are kept with the stream's newest 1,000 removals. */
 export const REMOVALS_KEPT = 1_000
 /** `schedule/late` is recorded only for deliveries later than this. */

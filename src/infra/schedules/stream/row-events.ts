@@ -1,10 +1,13 @@
-import { EVENTS_PER_SCHEDULE, type EventDraft, type ScheduleEvent } from "../client/events.ts"
+import { EVENTS_PER_SCHEDULE, type ScheduleEvent } from "../client/events.ts"
+import { eventOf } from "./event-line.ts"
+
+export { lineOf } from "./event-line.ts"
 
 /**
  * A schedule's events ride on its own row (BENCHMARKS.md, "Every row a delivery writes"): the `event_lines`
- * column holds its newest EVENTS_PER_SCHEDULE events, oldest first, one JSON array `[seq, at, type, data]`
- * a line (JSON text never holds a raw newline). The transition that writes the row writes its events
- * with it, so an event costs no row of its own.
+ * column holds its newest EVENTS_PER_SCHEDULE events, oldest first, one JSON array a line (event-line.ts;
+ * JSON text never holds a raw newline). The transition that writes the row writes its events with it, so
+ * an event costs no row of its own.
  */
 
 /** The event lines `stored` with `lines` appended, keeping the newest EVENTS_PER_SCHEDULE. */
@@ -16,16 +19,10 @@ export function appended(stored: string, lines: readonly string[]): string {
   return text
 }
 
-/** The line of an event numbered `seq`, appended at `at`. */
-export const lineOf = (seq: number, at: number, event: EventDraft) => JSON.stringify([seq, at, event.type, event.data])
-
 /** The events of schedule `scheduleId` in its event lines, oldest first. */
 export function eventsIn(scheduleId: string, lines: string): ScheduleEvent[] {
   if (lines === "") return []
-  return lines.split("\n").map((line) => {
-    const [seq, at, type, data] = JSON.parse(line) as [number, number, ScheduleEvent["type"], Record<string, unknown>]
-    return { seq, at, scheduleId, type, data }
-  })
+  return lines.split("\n").map((line) => eventOf(scheduleId, line))
 }
 
 /** Seqs are reserved this many at a time: one meta write per object life (or per million events). */
