@@ -11,7 +11,7 @@
  */
 const options = {
   doNotFollow: { path: "node_modules" },
-  exclude: { path: "^(node_modules|dist|test/adopter/node_modules)" },
+  exclude: { path: "^(dist|test/adopter/node_modules)" },
   tsConfig: { fileName: "tsconfig.json" },
   enhancedResolveOptions: { extensions: [".ts", ".js"] },
 }
@@ -69,6 +69,22 @@ const structure = {
         "stream/testing.ts builds streams with seams no Worker may pass (a per-object clock, a sabotaged fence): only test/ and scripts/ import it.",
       from: { pathNot: "^(test|scripts)/" },
       to: { path: "^src/infra/schedules/stream/testing\\.ts$" },
+    },
+    {
+      name: "init-is-the-command-only",
+      severity: "error",
+      comment:
+        "src/infra/init is `npx slotwise init` (bin/slotwise.js): nothing a Worker or the container imports reaches it.",
+      from: { path: "^src/", pathNot: "^src/infra/init/" },
+      to: { path: "^src/infra/init/" },
+    },
+    {
+      name: "init-parsers-stay-in-init",
+      severity: "error",
+      comment:
+        "init's parsers and diff are dependencies only its command loads, so that they never reach a Worker's bundle.",
+      from: { path: "^src/", pathNot: "^src/infra/init/" },
+      to: { path: "node_modules/(jsonc-parser|toml-eslint-parser|diff|semver)/" },
     },
     {
       name: "src-never-imports-tests-or-scripts",

@@ -1,6 +1,6 @@
 # The container profile (src/main.ts) as an image: the same app and jobs as the Worker, in a Node
 # process on SQLite (libSQL) or PostgreSQL. Not built in this repository's CI (no registry for base images there);
-# test/node/main.test.ts runs the same process layout. See README, "Container profile".
+# test/node/main.test.ts runs the same process layout. See docs/container.md.
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build

@@ -44,7 +44,7 @@ export default defineConfig(async () => {
                   SLOTWISE_LOCAL: "1",
                 },
                 // Each due job in its own invocation: the heartbeat's queue (JOBS), consumed by the test Worker one
-                // message per invocation as README's config says; HELD_JOBS has no consumer, so what is sent stays sent.
+                // message per invocation as docs/workflows-and-queues.md's config says; HELD_JOBS has no consumer, so what is sent stays sent.
                 queueProducers: {
                   JOBS: { queueName: "slotwise-jobs" },
                   HELD_JOBS: { queueName: "slotwise-jobs-held" },

@@ -3,10 +3,9 @@
 // or ./migrations/postgres for the PostgreSQL twins) does not hold yet, numbered after its newest file, so that
 // `wrangler d1 migrations apply` or Container.start runs them in order. Running it again, or after an upgrade,
 // adds only what is new.
-import { createHash } from "node:crypto"
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { nodeProblem, refuse } from "./preflight.js"
 
 const usage = (plan) => `Usage: npx slotwise-migrations [--postgres] [folder]
 
@@ -25,30 +24,9 @@ Options:
 
 Run now, it ${plan}`
 
-/** A migration's name without its number: 0001_jobs_leases.sql and 0007_slotwise_jobs_leases.sql both name jobs_leases. */
-const unnumbered = (file) => file.replace(/^\d+_/, "").replace(/^slotwise_/, "")
-/** What a migration says, whitespace aside: a copy renamed or re-indented is still the same migration. */
-const contentOf = (file) =>
-  createHash("sha256").update(readFileSync(file, "utf8").replace(/\s+/g, " ").trim()).digest("hex")
-
-/** The copies `target` lacks, each `{ from, to }`, numbered after its newest file; reads only. */
-function plan(source, target) {
-  const present = existsSync(target) ? readdirSync(target).filter((file) => file.endsWith(".sql")) : []
-  const copiedNames = new Set(present.filter((file) => /^\d+_slotwise_/.test(file)).map(unnumbered))
-  const copiedContents = new Set(present.map((file) => contentOf(path.join(target, file))))
-  let next = Math.max(0, ...present.map((file) => Number.parseInt(file, 10)).filter(Number.isFinite))
-  const shipped = readdirSync(source)
-    .filter((name) => name.endsWith(".sql"))
-    .sort()
-  const copies = []
-  for (const file of shipped) {
-    const from = path.join(source, file)
-    if (copiedNames.has(unnumbered(file)) || copiedContents.has(contentOf(from))) continue
-    next += 1
-    copies.push({ from, to: path.join(target, `${String(next).padStart(4, "0")}_slotwise_${unnumbered(file)}`) })
-  }
-  return { copies, shipped: shipped.length }
-}
+refuse("slotwise-migrations", nodeProblem())
+// The same plan and copy as `npx slotwise init` makes, from the built package.
+const { copyMigrations, plannedMigrations } = await import("../dist/init/migrations.js")
 
 /** What a run would do now, for --help: the first and last file it would write, or nothing. */
 function describePlan({ copies, shipped }, target) {
@@ -71,7 +49,7 @@ const target = folders[0] ?? (postgres ? path.join("migrations", "postgres") : "
 /** The usage, ending with what a run would do now (or why that cannot be told). */
 function usageNow() {
   try {
-    return usage(describePlan(plan(source, target), target))
+    return usage(describePlan(plannedMigrations(target, source), target))
   } catch (error) {
     return usage(`cannot tell what it would copy: ${error.message}`)
   }
@@ -86,13 +64,9 @@ if (help) {
   console.log(usageNow())
   process.exit(0)
 }
-const planned = plan(source, target)
-
-mkdirSync(target, { recursive: true })
-for (const { from, to } of planned.copies) {
-  copyFileSync(from, to)
-  console.log(`slotwise: added ${to}`)
-}
+const planned = plannedMigrations(target, source)
+copyMigrations(planned.copies)
+for (const { to } of planned.copies) console.log(`slotwise: added ${to}`)
 if (planned.copies.length === 0) {
   console.log(`slotwise: nothing new: ${target} holds all ${planned.shipped} slotwise migrations`)
 }

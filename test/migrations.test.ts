@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers"
 import { describe, expect, it } from "vitest"
 
 describe("the example app's D1 migrations", () => {
-  it("hold every engine migration unchanged, in the engine's order, as README tells an adopter to bring them in", () => {
+  it("hold every engine migration unchanged, in the engine's order, as docs/add-to-a-worker.md tells an adopter to bring them in", () => {
     const engine = env.ENGINE_MIGRATIONS
     const app = env.TEST_MIGRATIONS
     expect(engine.length).toBeGreaterThan(0)

@@ -2,7 +2,7 @@ import type { Figure } from "./result.ts"
 
 /**
  * The counts slotwise is held to: a figure over its budget fails `npm run bench`, CI's smoke run
- * included. Counts only, never times (those are read across three full runs, in BENCHMARKS.md).
+ * included. Counts only, never times (those are read across three full runs, in docs/benchmarks.md).
  * `max` is a fixed ceiling; with `agents`, slotwise is also held to the Agent's figure measured beside it.
  */
 export interface Budget {
@@ -48,7 +48,7 @@ export const BUDGETS: readonly Budget[] = [
     metric: /^rows written \/ recurring delivery$/,
     max: 2 + 2 * PER_BATCH + 0.005,
     why:
-      "the floor (BENCHMARKS.md, 'Every row a delivery writes'): the row and its due-index entry, which the next " +
+      "the floor (docs/benchmarks.md, 'Every row a delivery writes'): the row and its due-index entry, which the next " +
       "occurrence's time must move (2), and the batch's claim record, which must exist before any consumer is called " +
       "(1/32); and the history's row a settled batch (1/32). The Agent's 2 has no claim and no due index (it reads " +
       "every job it holds on every alarm)",

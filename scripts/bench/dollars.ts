@@ -2,7 +2,7 @@
  * `npm run bench:dollars [-- results/bench.json]`: the billed cost of one million deliveries
  * for both systems, from a run's counted rows and its burst 10,000 rate, at Durable Objects' prices
  * (PRICES): delivered in bursts (the cost workload's batch of 1,000), and each alone in its alarm (its
- * lone deliveries, a request each). Prints a Markdown table for BENCHMARKS.md; no hand arithmetic.
+ * lone deliveries, a request each). Prints a Markdown table for docs/benchmarks.md; no hand arithmetic.
  */
 
 import { readFileSync } from "node:fs"

@@ -9,7 +9,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 
-/** The Worker's upload, gzipped, as wrangler reports it (README "Limits"). */
+/** The Worker's upload, gzipped, as wrangler reports it (docs/limits.md, "Worker bundle"). */
 const BUNDLE_BUDGET_GZIP_KIB = 100
 const DRY_RUN_TIMEOUT_MS = 120_000
 

@@ -1,65 +1,245 @@
 #!/usr/bin/env bash
-# The adopter: a Worker of its own (package.json, package-lock.json: its own hono, wrangler, typescript and
-# Workers types) whose src, wrangler.toml, tsconfig.json and migrations are README's adopter snippets. It is
-# copied outside this repository (so nothing resolves to the repository's node_modules), installed with
-# `npm ci`, then given the packed tarball as README says, and checked on two Hono versions: the lowest the
-# peer range declares (the lockfile's) and the newest. Each: one copy of hono, strict tsc with skipLibCheck
-# off, `wrangler deploy --dry-run` under the budget, then dev-check.mjs against `wrangler dev`.
-# Usage: run.sh [lowest|newest|both] (default both). Run by `npm run test:adopter`.
+# The adopter matrix (`npm run test:adopter`, in CI): Workers of their own, copied out of this repository (so nothing
+# resolves to its node_modules) and given the packed tarball as docs/add-to-a-worker.md says. Each runs strict tsc, `wrangler deploy
+# --dry-run` under the budget, then under `wrangler dev` the heartbeat fired by `slotwise-heartbeat` runs a job. Each
+# supported value is covered once, in four Worker runs:
+#   lowest-node  the adopter in this folder with wrangler.toml, on the lowest Node.js slotwise states (engines.node,
+#                from npm's `node` package), installed by the guide's install lines as npm resolves them on that Node
+#                (today's wrangler, Workers types, TypeScript and Hono), then dev-check.mjs
+#   lowest       the same adopter with wrangler.jsonc, from its lockfile: the lowest wrangler, Workers types and Hono
+#                slotwise states, on this repository's Node; the guide's later upgrade resolves without ERESOLVE
+#   init-toml    create-cloudflare's hello world (c3/) with wrangler.toml: the guide's install lines, `npx slotwise init`
+#                (its dry run writes nothing, a second run changes nothing), then init-check.mjs
+#   init-jsonc   the same with wrangler.jsonc
+# c3/ is what create-cloudflare 2.74.0 writes for `npm create cloudflare@2.74.0 hello-c3 -- --type=hello-world
+# --lang=ts` (package.json, its lockfile, tsconfig.json, src/index.ts, .gitignore, wrangler.jsonc); its wrangler.toml is
+# the same template through create-cloudflare's own TOML path (the template's wrangler.jsonc given as wrangler.toml).
+# Every command the guide (docs/add-to-a-worker.md) shows is run through `guide`, which fails unless the guide shows it
+# word for word. The variants run at once, each in its own folder and ports; one npm cache, one tarball, one install for both
+# init variants. Usage: run.sh [variant...] (default: all four).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export WRANGLER_SEND_METRICS=false CI=true
+# The adopters are projects of their own: this repository's .npmrc (save-exact) must not reach their npm.
+unset npm_config_save_exact
 
-# The newest Hono this adopter is proven on; the lowest is the peer range's floor and the lockfile's pin.
-NEWEST_HONO=4.13.19
-LOWEST_HONO=$(node -p 'require(process.argv[1]).peerDependencies.hono.replace(/^\^/, "")' "$root/package.json")
-# What README promises: the Worker's deploy bundle, minified, under this many KiB gzip.
+# What docs/limits.md promises: the Worker's deploy bundle, minified, under this many KiB gzip.
 BUDGET_KIB=100
-variants=${1:-both}
-case "$variants" in lowest | newest | both) ;; *) echo "usage: run.sh [lowest|newest|both]" >&2 && exit 2 ;; esac
+ALL="lowest-node lowest init-toml init-jsonc"
+manifest() { node -p "require('$root/package.json').$1"; }
+LOWEST_NODE=$(manifest 'engines.node.replace(/^>=/, "")')
+variants=${*:-$ALL}
+for variant in $variants; do
+  case " $ALL " in *" $variant "*) ;; *) echo "usage: run.sh [$(echo "$ALL" | tr ' ' '|')]..." >&2 && exit 2 ;; esac
+done
+wants() { case " $variants " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/slotwise-adopter-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-tarball="$work/$(cd "$root" && npm pack --silent --pack-destination "$work" | tail -n 1)"
-mkdir "$work/adopter"
-tar -C "$here" --exclude=node_modules --exclude=.wrangler --exclude=.dev.vars -cf - . | tar -C "$work/adopter" -xf -
-cd "$work/adopter"
+trap 'cleanup_start=$SECONDS; rm -rf "$work"; echo "cleanup $((SECONDS - cleanup_start)) s"' EXIT
+mkdir "$work/logs"
+start=$SECONDS
+quiet=(--no-audit --no-fund --loglevel=error)
+# The tarball is built while the variants install what does not need it; tarball() waits for it.
+mkdir "$work/pack"
+(cd "$root" && npm pack --silent --pack-destination "$work/pack" | tail -n 1 >"$work/pack.name") >"$work/logs/pack.log" 2>&1 &
+pack=$!
+tarball() {
+  while [ ! -s "$work/pack.name" ]; do
+    kill -0 "$pack" 2>/dev/null || [ -s "$work/pack.name" ] || fail "npm pack failed: $(cat "$work/logs/pack.log")"
+    sleep 1
+  done
+  echo "$work/pack/$(cat "$work/pack.name")"
+}
 
-locked=$(node -p 'require("./package.json").devDependencies.hono')
-[ "$locked" = "$LOWEST_HONO" ] || { echo "adopter: package.json pins hono $locked, the peer range's floor is $LOWEST_HONO" >&2 && exit 1; }
-npm ci --no-audit --no-fund --loglevel=error
-# README's install before the package is published: the packed tarball, as a dependency.
-npm install --no-audit --no-fund --loglevel=error "$tarball"
-npx --no-install slotwise-migrations migrations
-# README's .dev.vars: the admin token wrangler dev reads (never committed).
-printf 'ADMIN_TOKEN=%s\n' "$(node -p 'require("node:crypto").randomBytes(24).toString("hex")')" >.dev.vars
+# Runs a command docs/add-to-a-worker.md shows, word for word; a second argument is what runs instead (the tarball
+# for the unpublished package, quieter npm output, or `:` for a command dev-check.mjs or init-check.mjs runs).
+guide() {
+  node "$here/guide-command.mjs" "$root/docs/add-to-a-worker.md" "$1"
+  echo "\$ $1"
+  eval "${2-$1}"
+}
+fail() { echo "adopter: $*" >&2 && exit 1; }
+version() { node -p "require('./node_modules/$1/package.json').version"; }
+satisfies() { node -e "process.exit(require('$root/node_modules/semver').satisfies(process.argv[1], process.argv[2]) ? 0 : 1)" "$@"; }
 
-variant() {
-  local hono=$1
-  echo "== adopter on hono $hono"
-  local installed copies
-  installed=$(node -p 'require("./node_modules/hono/package.json").version')
-  [ "$installed" = "$hono" ] || { echo "adopter: hono $installed installed, expected $hono" >&2 && return 1; }
-  # One Hono: the Worker's, which slotwise (a peer) shares.
-  copies=$(npm ls hono --all --parseable | sort -u)
-  [ "$(printf '%s\n' "$copies" | wc -l)" = 1 ] || { echo "adopter: more than one hono:" >&2 && printf '%s\n' "$copies" >&2 && return 1; }
-  npx --no-install wrangler types --include-runtime=false >/dev/null
-  npx --no-install tsc -p tsconfig.json
-  echo "tsc: strict, skipLibCheck false: clean"
-  local built gzip
-  built=$(npx --no-install wrangler deploy --dry-run --outdir "$work/dist" 2>&1) || { echo "$built" >&2 && return 1; }
+# One Hono (the Worker's, which slotwise shares as a peer), then the deploy bundle under the budget.
+one_hono_and_budget() {
+  local copies built gzip
+  copies=$(find -L node_modules \( -path node_modules/hono/package.json -o -path '*/node_modules/hono/package.json' \))
+  [ "$(printf '%s' "$copies" | grep -c .)" = 1 ] || fail "not one hono: ${copies:-none}"
+  built=$(node_modules/.bin/wrangler deploy --dry-run --outdir "$PWD/.dist" 2>&1) || fail "the dry run failed: $built"
   gzip=$(printf '%s\n' "$built" | sed -n 's/.*gzip: \([0-9.]*\) KiB.*/\1/p' | tail -n 1)
-  [ -n "$gzip" ] || { echo "$built" >&2 && echo "adopter: no gzip size in the dry run's output" >&2 && return 1; }
+  [ -n "$gzip" ] || fail "no gzip size in the dry run's output: $built"
   node -e 'process.exit(Number(process.argv[1]) <= Number(process.argv[2]) ? 0 : 1)' "$gzip" "$BUDGET_KIB" ||
-    { echo "adopter: the dry-run bundle is $gzip KiB gzip, over $BUDGET_KIB KiB" >&2 && return 1; }
-  echo "wrangler deploy --dry-run: $gzip KiB gzip (budget $BUDGET_KIB KiB)"
-  rm -rf .wrangler
+    fail "the dry-run bundle is $gzip KiB gzip, over $BUDGET_KIB KiB"
+  echo "wrangler deploy --dry-run: $gzip KiB gzip (budget $BUDGET_KIB KiB) on hono $(version hono)"
+}
+
+# The adopter in this folder, with one of its two configs, into $1.
+copy_adopter() {
+  local dest=$1 config=$2
+  mkdir "$dest"
+  tar -C "$here" --exclude=./node_modules --exclude=./.wrangler --exclude=./.dev.vars --exclude=./c3 \
+    --exclude=./worker-configuration.d.ts -cf - . | tar -C "$dest" -xf -
+  rm "$dest/$([ "$config" = wrangler.toml ] && echo wrangler.jsonc || echo wrangler.toml)"
+}
+
+# The guide's hand-written steps on the installed adopter, then dev-check.mjs.
+adopter_steps() {
+  echo "node $(node --version), wrangler $(version wrangler), @cloudflare/workers-types" \
+    "$(version @cloudflare/workers-types), typescript $(version typescript), hono $(version hono)"
+  satisfies "$(version wrangler)" "$(manifest 'peerDependencies.wrangler')" || fail "wrangler is outside slotwise's range"
+  guide "npx slotwise-migrations migrations"
+  guide 'echo "ADMIN_TOKEN=$(openssl rand -hex 24)" > .dev.vars'
+  guide "npx wrangler types --include-runtime=false" "npx wrangler types --include-runtime=false >/dev/null"
+  node_modules/.bin/tsc -p tsconfig.json
+  echo "tsc: strict, skipLibCheck false: clean"
+  one_hono_and_budget
+  guide "npx wrangler d1 migrations apply DB --local" "npx wrangler d1 migrations apply DB --local >/dev/null"
+  guide "npx wrangler dev" ":"
+  guide "npx slotwise-heartbeat" ":"
   node dev-check.mjs
 }
 
-if [ "$variants" != newest ]; then variant "$LOWEST_HONO"; fi
-if [ "$variants" != lowest ]; then
-  npm install --no-audit --no-fund --loglevel=error --save-exact "hono@$NEWEST_HONO"
-  variant "$NEWEST_HONO"
+variant_lowest_node() {
+  # npm's `node` package installs the binary by its own install script, which npm runs only where allowed.
+  mkdir "$work/node-lowest"
+  echo '{ "private": true, "allowScripts": { "node": true } }' >"$work/node-lowest/package.json"
+  (cd "$work/node-lowest" && npm install "${quiet[@]}" --no-save "node@$LOWEST_NODE")
+  copy_adopter "$work/lowest-node" wrangler.toml
+  cd "$work/lowest-node"
+  # A Worker that has none of these yet: the guide's install lines resolve them all, as npm does on this Node.
+  node -e 'const fs = require("fs"), p = JSON.parse(fs.readFileSync("package.json")); delete p.devDependencies
+    fs.writeFileSync("package.json", JSON.stringify(p, null, 2))'
+  rm package-lock.json
+  export PATH="$work/node-lowest/node_modules/.bin:$PATH"
+  [ "$(node --version)" = "v$LOWEST_NODE" ] || fail "node is $(node --version), not the lowest stated ($LOWEST_NODE)"
+  local packed
+  packed=$(tarball)
+  guide "npm install slotwise hono" "npm install ${quiet[*]} $packed hono"
+  guide "npm install -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript" \
+    "npm install ${quiet[*]} -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript"
+  adopter_steps
+}
+
+variant_lowest() {
+  copy_adopter "$work/lowest" wrangler.jsonc
+  cd "$work/lowest"
+  local name lowest locked
+  # The lockfile holds the floor of each range slotwise states.
+  for name in hono wrangler @cloudflare/workers-types; do
+    lowest=$(node -p "require('$root/node_modules/semver').minVersion('$(manifest "peerDependencies['$name']")').version")
+    locked=$(node -p "require('./package-lock.json').packages['node_modules/$name'].version")
+    [ "$locked" = "$lowest" ] || fail "the lockfile pins $name $locked, slotwise's floor is $lowest"
+  done
+  # The lockfile's versions, from npm's cache where it has them (--prefer-offline asks the registry nothing new).
+  npm ci "${quiet[@]}" --prefer-offline
+  # The guide's install before the package is published: the packed tarball, as a dependency.
+  local packed
+  packed=$(tarball)
+  npm install "${quiet[@]}" --prefer-offline "$packed"
+  # A later upgrade, with wrangler alone as the issue tried it and as the guide says (both): no ERESOLVE.
+  upgrade_resolves "npm install -D wrangler@latest"
+  guide "npm install -D wrangler@latest @cloudflare/workers-types@latest" \
+    'upgrade_resolves "npm install -D wrangler@latest @cloudflare/workers-types@latest"'
+  adopter_steps
+}
+
+# An upgrade command resolves (npm install --package-lock-only) on a copy of the Worker's package.json and lockfile.
+upgrade_resolves() {
+  local scratch
+  scratch=$(mktemp -d "$work/upgrade-XXXX")
+  cp package.json package-lock.json "$scratch/"
+  (cd "$scratch" && $1 --package-lock-only "${quiet[@]}") || fail "$1 stopped"
+  echo "$1: resolves (wrangler $(node -p "require('$scratch/package-lock.json').packages['node_modules/wrangler'].version"))"
+}
+
+# The files of the project in $1 (not node_modules or .wrangler), as one checksum.
+tree_sum() {
+  (cd "$1" && find . \( -path ./node_modules -o -path ./.wrangler \) -prune -o -type f -print0 | sort -z |
+    xargs -0 sha1sum | sha1sum)
+}
+
+c3_base() {
+  mkdir "$work/c3"
+  tar -C "$here/c3" -cf - . | tar -C "$work/c3" -xf -
+  cd "$work/c3"
+  npm ci "${quiet[@]}" --prefer-offline
+  local packed
+  packed=$(tarball)
+  guide "npm install slotwise hono" "npm install ${quiet[*]} --prefer-offline $packed hono"
+  guide "npm install -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 typescript" \
+    "npm install ${quiet[*]} --prefer-offline -D wrangler@^4.156.2 @cloudflare/workers-types@^5.20261103.1 \
+      typescript"
+}
+
+variant_init() {
+  local config=$1 dir="$work/init-${1#wrangler.}" before output
+  mkdir "$dir"
+  (cd "$work/c3" && tar --exclude=./node_modules -cf - .) | tar -C "$dir" -xf -
+  # The shared install, linked: nothing under node_modules is written after it (wrangler keeps its state in .wrangler).
+  ln -s "$work/c3/node_modules" "$dir/node_modules"
+  cp "$here/init-check.mjs" "$here/wrangler-dev.mjs" "$dir/"
+  rm "$dir/$([ "$config" = wrangler.toml ] && echo wrangler.jsonc || echo wrangler.toml)"
+  cd "$dir"
+  echo "node $(node --version), wrangler $(version wrangler), typescript $(version typescript), hono $(version hono)"
+  before=$(tree_sum .)
+  guide "npx slotwise init --dry-run"
+  [ "$(tree_sum .)" = "$before" ] || fail "slotwise init --dry-run wrote to the Worker"
+  guide "npx slotwise init"
+  before=$(tree_sum .)
+  output=$(node_modules/.bin/slotwise init)
+  [ "$(tree_sum .)" = "$before" ] && [[ $output == *"nothing changed"* ]] || fail "a second init changed: $output"
+  echo "a second slotwise init: $output"
+  guide "npx wrangler types" "npx wrangler types >/dev/null"
+  node_modules/.bin/tsc
+  # slotwise's declarations checked too (create-cloudflare skips .d.ts files), on the runtime types wrangler wrote.
+  node_modules/.bin/tsc --skipLibCheck false --types ./worker-configuration.d.ts
+  echo "tsc: create-cloudflare's tsconfig (strict), and skipLibCheck false on wrangler's runtime types: clean"
+  one_hono_and_budget
+  guide "npx wrangler d1 migrations apply DB --local" "npx wrangler d1 migrations apply DB --local >/dev/null"
+  node init-check.mjs
+}
+
+# Each variant in the background, its output in its own log; the two init variants after their shared install.
+declare -A pids
+launch() {
+  local name=$1
+  shift
+  (
+    began=$SECONDS
+    "$@"
+    # `times`' second line: the user and system CPU of the processes the variant ran.
+    times >"$work/$name.cpu"
+    echo "== $name passed in $((SECONDS - began)) s (cpu, user and system: $(sed -n 2p "$work/$name.cpu"))"
+  ) >"$work/logs/$name.log" 2>&1 &
+  pids[$name]=$!
+}
+wants lowest-node && launch lowest-node variant_lowest_node
+wants lowest && launch lowest variant_lowest
+if wants init-toml || wants init-jsonc; then
+  init_variants() {
+    c3_base
+    local config pid status=0
+    declare -A inits
+    for config in wrangler.toml wrangler.jsonc; do
+      wants "init-${config#wrangler.}" || continue
+      (variant_init "$config") >"$work/logs/init-${config#wrangler.}.log" 2>&1 &
+      inits[$config]=$!
+    done
+    for pid in "${inits[@]}"; do wait "$pid" || status=1; done
+    return "$status"
+  }
+  launch c3 init_variants
 fi
+
+status=0
+for name in "${!pids[@]}"; do wait "${pids[$name]}" || status=1; done
+wait "$pack" || status=1
+for log in "$work"/logs/*.log; do
+  echo "==== $(basename "$log" .log)"
+  cat "$log"
+done
+echo "adopter matrix ($variants): $([ "$status" = 0 ] && echo passed || echo FAILED) in $((SECONDS - start)) s"
+exit "$status"

@@ -173,7 +173,7 @@ describe("scheduled()", () => {
     ])
   })
 
-  it("lets a Worker dispatch between a trigger of its own and the heartbeat, as README shows", async () => {
+  it("lets a Worker dispatch between a trigger of its own and the heartbeat, as docs/add-to-a-worker.md shows", async () => {
     const nightly: number[] = []
     let runs = 0
     const nightlyExport = async (_env: Env) => void nightly.push(1)

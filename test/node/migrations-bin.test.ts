@@ -1,7 +1,17 @@
 import { execFileSync } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
+import { buildSync } from "esbuild"
 import { describe, expect, it } from "vitest"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -13,8 +23,20 @@ const twins = path.join(engine, "postgres")
 function installed() {
   const dir = mkdtempSync(path.join(tmpdir(), "slotwise-bin-"))
   mkdirSync(path.join(dir, "pkg/bin"), { recursive: true })
-  cpSync(path.join(root, "bin/slotwise-migrations.js"), path.join(dir, "pkg/bin/slotwise-migrations.js"))
+  for (const file of ["slotwise-migrations.js", "preflight.js"]) {
+    cpSync(path.join(root, "bin", file), path.join(dir, "pkg/bin", file))
+  }
+  cpSync(path.join(root, "package.json"), path.join(dir, "pkg/package.json"))
+  symlinkSync(path.join(root, "node_modules"), path.join(dir, "pkg/node_modules"))
   cpSync(engine, path.join(dir, "pkg/dist/migrations"), { recursive: true })
+  // The copy the bin shares with `slotwise init`, as the build writes it.
+  buildSync({
+    entryPoints: [path.join(root, "src/infra/init/migrations.ts")],
+    outfile: path.join(dir, "pkg/dist/init/migrations.js"),
+    format: "esm",
+    platform: "node",
+    logLevel: "warning",
+  })
   mkdirSync(path.join(dir, "app"))
   const run = (...args: string[]) => {
     try {

@@ -39,7 +39,7 @@ describe("bad input is refused before anything is written, naming the field", ()
     ["an out-of-range cron", { every: undefined, cron: "0 25 * * *" }, "cron"],
     ["an unknown timezone", { every: undefined, cron: "0 9 * * *", timezone: "Mars/Olympus_Mons" }, "timezone"],
     ["a timezone without cron", { timezone: "Europe/Berlin" }, "timezone"],
-    // README says IANA names only: a fixed offset has no daylight saving and is not a place.
+    // docs/limits.md says IANA names only: a fixed offset has no daylight saving and is not a place.
     ["a fixed offset as timezone", { every: undefined, cron: "0 9 * * *", timezone: "+01:00" }, "timezone"],
     ["a negative fixed offset as timezone", { every: undefined, cron: "0 9 * * *", timezone: "-05:30" }, "timezone"],
     ["a cron that never fires", { every: undefined, cron: "0 0 31 2 *" }, "cron"],

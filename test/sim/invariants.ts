@@ -182,7 +182,7 @@ function checkSweep(r: StepRecord, t: TickRecord, model: Model, complete: boolea
     settled.get(row.id) ?? (lost(row) ? { ...row, state: "failed", finished_at: t.at } : row)
   const gone = [...r.pre.values()].filter((row) => !r.post.has(row.id)).map(finishedBy)
   model.counters.swept += gone.length
-  // A swept id upserted again is a new schedule whose keys start over at :1 (README, "Reusing an id").
+  // A swept id upserted again is a new schedule whose keys start over at :1 (docs/schedules.md, "Reusing an id").
   for (const row of gone) model.incarnation.set(row.id, (model.incarnation.get(row.id) ?? 0) + 1)
   for (const row of gone) {
     const at = sweepAt(row, r.retention)

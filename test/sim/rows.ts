@@ -41,7 +41,7 @@ export const backoffMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** (at
 export const eligibleOf = (row: Pick<Row, "next_at" | "retry_at" | "claim_until">) =>
   Math.max(row.next_at, row.retry_at ?? 0, row.claim_until ?? 0)
 
-/** README's key of a row's occurrence: `schedule:<stream>/<id>@<incarnation>:<occurrence>`. */
+/** The key of a row's occurrence, as docs/schedules.md writes it: `schedule:<stream>/<id>@<incarnation>:<occurrence>`. */
 export const keyOf = (stream: string, row: Pick<Row, "id" | "incarnation" | "occurrence">) =>
   `schedule:${stream}/${row.id}@${row.incarnation?.toString(16).padStart(12, "0")}:${row.occurrence}`
 

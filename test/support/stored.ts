@@ -79,7 +79,7 @@ export function storedEvents(sql: Reader): StoredEvent[] {
     .sort((a, b) => a.seq - b.seq)
 }
 
-/** One stored line: `[seq, at, type, data]`, or a delivery's short form ("f" fired, "l" late; event-line.ts). */
+/** One stored line: `[seq, at, type, data]`, or a delivery's short form ("f": fired; event-line.ts). */
 function eventOfLine(id: string, line: string): StoredEvent {
   const [seq, at, kind, ...rest] = JSON.parse(line) as [number, number, string, ...unknown[]]
   const event = (type: string, data: Record<string, unknown>) => ({ seq, at, schedule_id: id, type, data })
@@ -88,6 +88,5 @@ function eventOfLine(id: string, line: string): StoredEvent {
     const state = completed ? "completed" : "scheduled"
     return event("schedule/fired", { occurrence, attempt, lateByMs, nextAt: at + (nextIn as number), state })
   }
-  if (kind === "l") return event("schedule/late", { occurrence: rest[0], lateByMs: rest[1] })
   return event(kind, rest[0] as Record<string, unknown>)
 }

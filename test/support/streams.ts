@@ -153,7 +153,7 @@ export async function storedRow(stream: Pick<TestStream, "row">, id: string): Pr
 }
 
 /**
- * The key of occurrence `occurrence` of the row stored now under `id`, as README writes it:
+ * The key of occurrence `occurrence` of the row stored now under `id`, as docs/schedules.md writes it:
  * `schedule:<stream>/<id>@<incarnation>:<occurrence>` (a row stored before incarnations: without `@<incarnation>`).
  */
 export async function keyOf(stream: Pick<TestStream, "name" | "row">, id: string, occurrence: number): Promise<string> {

@@ -25,30 +25,26 @@ export class EventFeed {
     )
   }
 
-  /** Newest first; `before` pages by seq. One schedule's: its row and its removals. */
+  /**
+   * Newest first; `before` pages by seq. The rows are read newest event first (a sort on the newest seq
+   * each holds: for the whole stream, every row), each one's lines parsed only while they may hold one of
+   * the `limit` newest; one schedule's are its row and its removals.
+   */
   read(options: { scheduleId?: string; limit: number; before?: number }): ScheduleEvent[] {
     const before = options.before ?? Number.POSITIVE_INFINITY
     const { scheduleId, limit } = options
-    if (scheduleId !== undefined) {
-      const stored = [
-        ...this.exec<{ lines: string }>("SELECT event_lines AS lines FROM schedules WHERE id = ?", scheduleId),
-        ...this.exec<{ lines: string }>("SELECT event_lines AS lines FROM removed WHERE schedule_id = ?", scheduleId),
-      ]
-      return newest(
-        stored.flatMap(({ lines }) => eventsIn(scheduleId, lines)),
-        before,
-        limit,
-      )
-    }
-    // Every row is read (a sort on the newest seq each holds), its lines parsed only while they may hold one
-    // of the `limit` newest: a row's events are all at or below its newest seq.
+    const only = scheduleId === undefined ? [] : [scheduleId]
     const found: ScheduleEvent[] = []
     const sources = [
       this.cursor<{ id: string; newest: number; lines: string }>(
-        "SELECT id, event_seq AS newest, event_lines AS lines FROM schedules WHERE event_seq IS NOT NULL ORDER BY event_seq DESC",
+        `SELECT id, event_seq AS newest, event_lines AS lines FROM schedules
+         WHERE event_seq IS NOT NULL ${only.length ? "AND id = ?" : ""} ORDER BY event_seq DESC`,
+        ...only,
       ),
       this.cursor<{ id: string; newest: number; lines: string }>(
-        "SELECT schedule_id AS id, seq AS newest, event_lines AS lines FROM removed ORDER BY seq DESC",
+        `SELECT schedule_id AS id, seq AS newest, event_lines AS lines FROM removed
+         ${only.length ? "WHERE schedule_id = ?" : ""} ORDER BY seq DESC`,
+        ...only,
       ),
     ]
     for (const source of sources) {
@@ -62,12 +58,4 @@ export class EventFeed {
     }
     return found
   }
-}
-
-/** The `limit` newest of `events` below `before`, newest first. */
-function newest(events: ScheduleEvent[], before: number, limit: number): ScheduleEvent[] {
-  return events
-    .filter((event) => event.seq < before)
-    .sort((a, b) => b.seq - a.seq)
-    .slice(0, limit)
 }

@@ -57,12 +57,6 @@ export class ClaimLedger {
     return this.current.size
   }
 
-  /** The rows a claim lies over. */
-  ids(): string[] {
-    this.load()
-    return [...this.current.keys()]
-  }
-
   /** `row` as the stream sees it: with its newest claim over it, when that claim came after the row's last write. */
   overlay(row: ScheduleRow, writtenSeq: number): ScheduleRow {
     this.load()

@@ -4,7 +4,7 @@ import { eventOf } from "./event-line.ts"
 export { lineOf } from "./event-line.ts"
 
 /**
- * A schedule's events ride on its own row (BENCHMARKS.md, "Every row a delivery writes"): the `event_lines`
+ * A schedule's events ride on its own row (docs/benchmarks.md, "Every row a delivery writes"): the `event_lines`
  * column holds its newest EVENTS_PER_SCHEDULE events, oldest first, one JSON array a line (event-line.ts;
  * JSON text never holds a raw newline). The transition that writes the row writes its events with it, so
  * an event costs no row of its own.

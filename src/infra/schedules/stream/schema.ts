@@ -84,7 +84,7 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   5: ["delivery_minutes (slot INTEGER PRIMARY KEY, minute INTEGER NOT NULL", "delivery_hours (hour INTEGER PRIMARY KEY"]
     .map((table) => `CREATE TABLE ${table}, ${HISTORY_COLUMNS.map((c) => `${c} INTEGER NOT NULL`).join(", ")});`)
     .join("\n"),
-  // Rows written per delivery (BENCHMARKS.md, "Every row a delivery writes"): a claim is one record per batch
+  // Rows written per delivery (docs/benchmarks.md, "Every row a delivery writes"): a claim is one record per batch
   // (claims, see ledger.ts) instead of a write to each row; a schedule's events ride on its own row (row-events.ts)
   // instead of a row each; retention finds finished rows through a journal written once per transaction
   // (journal.ts) instead of a second index. Rows, due times and live claims stay as they are: a claim already

@@ -311,36 +311,17 @@ export class ScheduleStore {
   }
 
   /**
-   * Scheduled rows eligible before `before`, claims included: how many (at most `max`, through the due
-   * index) and the one eligible longest ago.
+   * Scheduled rows eligible before `before`, a claim's lease included: how many (of the first `max`
+   * through the due index, and the rows a claim lies over) and the one eligible longest ago.
    */
   overdue(before: number, max: number): { count: number; oldest: ScheduleRow | undefined } {
-    const over = this.ledger.size
-    const early = this.rows(
+    const rows = this.rows(
       `SELECT ${LIGHT} FROM schedules WHERE state = 'scheduled' AND eligible_at < ? ORDER BY eligible_at, id LIMIT ?`,
       before,
-      Math.min(max, over + 1),
+      max + this.ledger.size,
     )
-    const oldest = early.filter((row) => eligibleAt(row) < before).sort(byEligible)[0]
-    if (!oldest) return { count: 0, oldest }
-    const [{ n } = { n: 0 }] = this.exec<{ n: number }>(
-      "SELECT count(*) AS n FROM (SELECT 1 FROM schedules WHERE state = 'scheduled' AND eligible_at < ? LIMIT ?)",
-      before,
-      max,
-    )
-    // A claimed row counted by its stored place is not overdue while its lease runs.
-    const claimed = over === 0 ? 0 : this.claimedBefore(before)
-    return { count: Math.max(0, n - claimed), oldest }
-  }
-
-  /** Rows a claim lies over whose stored eligible_at is before `before` but whose lease is not. */
-  private claimedBefore(before: number): number {
-    let n = 0
-    for (const part of chunks(this.ledger.ids(), MAX_BINDINGS)) {
-      const select = `SELECT ${LIGHT} FROM schedules WHERE state = 'scheduled' AND eligible_at < ? AND id IN (${part.map(() => "?").join(", ")})`
-      for (const row of this.rows(select, before, ...part)) if (eligibleAt(row) >= before) n++
-    }
-    return n
+    const overdue = rows.filter((row) => eligibleAt(row) < before).sort(byEligible)
+    return { count: Math.min(max, overdue.length), oldest: overdue[0] }
   }
 
   /** The earliest finish time of a finished row (null: none), through the retention journal, read once. */

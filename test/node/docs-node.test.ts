@@ -8,16 +8,18 @@ import { packedTarball } from "./packed-package.ts"
 import { freshPostgresDatabase } from "./postgres-database.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
-/** The URL README's PostgreSQL step shows; the test puts its own server's in its place. */
-const README_POSTGRES_URL = "postgres://user:password@127.0.0.1:5432/db"
+/** The guide that holds the Node steps. */
+const GUIDE = "docs/container.md"
+/** The URL the guide's PostgreSQL step shows; the test puts its own server's in its place. */
+const GUIDE_POSTGRES_URL = "postgres://user:password@127.0.0.1:5432/db"
 
-/** README's "### In your own Node project", up to the next heading. */
+/** The guide's "## In your own Node project", up to the next heading. */
 function nodeSection(): string {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8")
-  const start = readme.indexOf("### In your own Node project\n")
-  if (start < 0) throw new Error('README has no "### In your own Node project" section')
-  const end = readme.indexOf("\n#", start + 1)
-  return readme.slice(start, end < 0 ? undefined : end)
+  const guide = readFileSync(path.join(root, GUIDE), "utf8")
+  const start = guide.indexOf("\n## In your own Node project\n")
+  if (start < 0) throw new Error(`${GUIDE} has no "## In your own Node project" section`)
+  const end = guide.indexOf("\n#", start + 1)
+  return guide.slice(start, end < 0 ? undefined : end)
 }
 
 /** The section's fenced blocks, in order, with their language. */
@@ -45,7 +47,7 @@ function startLine(command: string): { env: Record<string, string>; file: string
   return { env, file: match[2] as string }
 }
 
-describe("README's Node steps, word for word, in an empty folder with the packed package", () => {
+describe("docs/container.md's Node steps, word for word, in an empty folder with the packed package", () => {
   const project = mkdtempSync(path.join(tmpdir(), "slotwise-readme-node-"))
   const started: ContainerProcess[] = []
   let tarball: string
@@ -53,14 +55,14 @@ describe("README's Node steps, word for word, in an empty folder with the packed
 
   /**
    * Runs one shell block of the section: each command as written, but `npm install slotwise` installs the
-   * packed tarball and README's PostgreSQL URL is the test server's; the entry is started on a free port.
+   * packed tarball and the guide's PostgreSQL URL is the test server's; the entry is started on a free port.
    */
   async function runBlock(body: string): Promise<ContainerProcess | undefined> {
     let entry: ContainerProcess | undefined
     for (const written of commands(body)) {
       const command = written
         .replace(/^npm install slotwise /, `npm install ${tarball} `)
-        .replace(README_POSTGRES_URL, postgresUrl)
+        .replace(GUIDE_POSTGRES_URL, postgresUrl)
       const start = startLine(command)
       if (start !== undefined) {
         entry = await startContainerProcess([start.file], { cwd: project, env: { ...start.env, PORT: "0" } })
@@ -81,7 +83,7 @@ describe("README's Node steps, word for word, in an empty folder with the packed
         })
       } catch (error) {
         const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string }
-        throw new Error(`README's \`${written}\` failed:\n${stdout}${stderr}`)
+        throw new Error(`${GUIDE}'s \`${written}\` failed:\n${stdout}${stderr}`)
       }
     }
     return entry
@@ -110,7 +112,7 @@ describe("README's Node steps, word for word, in an empty folder with the packed
     expect(
       commands(shown[0]?.body ?? "").filter((command) => command.startsWith("npm install slotwise ")),
     ).toHaveLength(1)
-    expect(shown[4]?.body).toContain(README_POSTGRES_URL)
+    expect(shown[4]?.body).toContain(GUIDE_POSTGRES_URL)
   })
 
   it("installs, copies the migrations and runs the job on SQLite", async () => {
@@ -119,7 +121,7 @@ describe("README's Node steps, word for word, in an empty folder with the packed
     writeFileSync(path.join(project, "main.js"), entryFile?.body ?? "")
     const entry = await runBlock(start?.body ?? "")
     await waitFor(() => ran(entry, "hello"), "hello's job.run line with outcome ran")
-    // The lines README shows, in its order, with what varies (times, ids, the port) left out.
+    // The lines the guide shows, in its order, with what varies (times, ids, the port) left out.
     const shown = commands(output?.body ?? "").map((line) => JSON.parse(line) as Record<string, unknown>)
     const message = (line: Record<string, unknown>) => line.message
     expect(entry?.lines.map(message).filter((said) => shown.map(message).includes(said))).toEqual(shown.map(message))
