@@ -67,7 +67,7 @@ const RULES: readonly Rule[] = [
  * Frames that work for whoever calls them (the SQL, the pure transitions): their time goes to the
  * caller's bucket, as the claim's SQL is the claim's and the settlement's the settlement's.
  */
-const SHARED = /\/schedules\/stream\/(store|row|bindings|event-log|core)\.ts$/
+const SHARED = /\/schedules\/stream\/(store|row|columns|bindings|ledger|row-events|journal|feed|core)\.ts$/
 
 /** The bucket of one stack, given leaf first. */
 export function bucketOf(stack: ReadonlyArray<{ functionName: string; url: string }>): Bucket {

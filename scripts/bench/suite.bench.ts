@@ -39,7 +39,13 @@ beforeAll(async () => {
 
 // First, so that the bursts' T0 can be placed from what these setups took.
 it("cost", async () => {
-  await cost(1_000, pick(smoke, { smoke: 100, full: 1_000 }), order("cost"), clocks)
+  await cost(
+    1_000,
+    pick(smoke, { smoke: 100, full: 1_000 }),
+    pick(smoke, { smoke: 3, full: 10 }),
+    order("cost"),
+    clocks,
+  )
 })
 
 for (const n of pick(smoke, { smoke: [100], full: [1_000, 10_000] })) {

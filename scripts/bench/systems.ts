@@ -1,5 +1,6 @@
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test"
 import type { BenchAgent } from "./agent.ts"
+import { wholeSecondAfter } from "./lead.ts"
 import type { Rows } from "./meter.ts"
 import { forget, type Mark } from "./record.ts"
 import type { SystemName } from "./result.ts"
@@ -32,6 +33,12 @@ export interface Target {
    * and answers the rows it cost (null: no alarm was set). The harness's own deleteAlarm is not counted.
    */
   runAlarm(): Promise<Rows | null>
+  /**
+   * Creates one-shot `i` due at the next whole second at least 1 s on (the Agent keeps whole seconds),
+   * deletes the alarm it set before it can fire, waits for the due time, then runs the alarm handler:
+   * the rows of an alarm whose one delivery is the only thing due.
+   */
+  lone(i: number, callback: Callback): Promise<Rows>
   /** Deletes the alarm: nothing of this object runs again. */
   quiet(): Promise<void>
   /**
@@ -51,6 +58,22 @@ async function metered(object: BenchStream | BenchAgent, state: DurableObjectSta
 }
 
 const mark = (name: string, i: number): Mark => ({ run: name, i })
+
+/** `create` one due at `at`, its alarm deleted, then the handler run and metered once `at` passed. */
+async function aloneInAlarm(
+  object: BenchStream | BenchAgent,
+  state: DurableObjectState,
+  create: (at: number) => Promise<unknown>,
+): Promise<Rows> {
+  // At least a second on, so that its alarm is deleted before it fires; a whole second, as the Agent keeps it.
+  const at = wholeSecondAfter(Date.now(), 1_000)
+  await create(at)
+  await state.storage.deleteAlarm()
+  while (Date.now() <= at) await scheduler.wait(Math.max(1, at + 1 - Date.now()))
+  object.meter.start()
+  await object.alarm()
+  return object.meter.read()
+}
 
 /** The stream named `name`: env.SCHEDULES is bound to BenchStream here (wrangler.toml), typed for the app's class. */
 export function streamStub(name: string): DurableObjectStub<BenchStream> {
@@ -93,6 +116,12 @@ function stream(name: string): Target {
     databaseSize: () => inside((_, state) => state.storage.sql.databaseSize),
     alarm: () => inside((_, state) => state.storage.getAlarm()),
     runAlarm: () => inside(metered),
+    lone: (i, callback) =>
+      inside((s, state) =>
+        aloneInAlarm(s, state, async (at) =>
+          ok(await s.upsert(name, { id: `s${i}`, consumer: `bench.${callback}`, at, payload: mark(name, i) })),
+        ),
+      ),
     quiet: () => inside((_, state) => state.storage.deleteAlarm()),
     done: () => retire(name, stub),
   }
@@ -133,6 +162,8 @@ function agent(name: string): Target {
     databaseSize: () => inside((_, state) => state.storage.sql.databaseSize),
     alarm: () => inside((_, state) => state.storage.getAlarm()),
     runAlarm: () => inside(metered),
+    lone: (i, callback) =>
+      inside((a, state) => aloneInAlarm(a, state, (at) => a.schedule(new Date(at), callback, mark(name, i)))),
     quiet: () => inside((_, state) => state.storage.deleteAlarm()),
     done: () => retire(name, stub),
   }

@@ -52,7 +52,7 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     },
   },
   schedule: {
-    summary: "A schedule and its newest 50 events",
+    summary: "A schedule and its newest events (each schedule keeps its newest 12)",
   },
   putSchedule: {
     summary: "Creates or replaces a schedule (the same rules as the client's upsert)",

@@ -15,11 +15,13 @@ export const objectIds = async () => (await listDurableObjectIds(env.SCHEDULES))
 
 const rows = async (query: string) => (await env.DB.prepare(query).all()).results
 
-/** A stream's whole SQLite (rows, events, meta) and its alarm. */
+/** A stream's whole SQLite (rows with their events, claim records, retention journal, removals, meta) and its alarm. */
 export const streamStorage = (name: string) =>
   runInDurableObject(streamStub(name), async (_instance, state) => ({
     schedules: state.storage.sql.exec("SELECT * FROM schedules ORDER BY id").toArray(),
-    events: state.storage.sql.exec("SELECT * FROM events ORDER BY seq").toArray(),
+    claims: state.storage.sql.exec("SELECT * FROM claims ORDER BY slot").toArray(),
+    finished: state.storage.sql.exec("SELECT * FROM finished ORDER BY at, tag").toArray(),
+    removed: state.storage.sql.exec("SELECT * FROM removed ORDER BY seq").toArray(),
     meta: state.storage.sql.exec("SELECT * FROM meta ORDER BY key").toArray(),
     alarm: await state.storage.getAlarm(),
   }))

@@ -1,22 +1,25 @@
 import { beforeEach, describe, expect, it } from "vitest"
 import { SUMMARY_ROWS_MAX } from "../../src/infra/schedules/index.ts"
-import { resetConsumers, script } from "../support/consumers.ts"
+import { resetConsumers, script, waiting } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
-import { openStream, SECOND, T0, value } from "../support/streams.ts"
+import { openStream, SECOND, T0, type TestStream, until, value } from "../support/streams.ts"
 
 captureLogs()
 beforeEach(resetConsumers)
 
+/** The stream's summary as read at a time the test sets. */
+const summaryOf = (stream: TestStream) => async (now: number) =>
+  value(
+    await stream.inside((instance) => {
+      instance.setNow(now)
+      return instance.summary(stream.name)
+    }),
+  )
+
 describe("a stream's summary", () => {
   it("counts schedules by state and retrying, and names the overdue one due longest ago with its lag", async () => {
     const stream = openStream("summary")
-    const summaryAt = async (now: number) =>
-      value(
-        await stream.inside((instance) => {
-          instance.setNow(now)
-          return instance.summary(stream.name)
-        }),
-      )
+    const summaryAt = summaryOf(stream)
     value(await stream.upsert({ id: "late", consumer: "test.scripted", at: T0 + 500 }))
     value(await stream.upsert({ id: "later", consumer: "test.scripted", at: T0 + 2 * SECOND }))
     value(await stream.upsert({ id: "tomorrow", consumer: "test.scripted", every: "1 day" }))
@@ -45,6 +48,23 @@ describe("a stream's summary", () => {
       overdue: 3,
       oldestOverdue: { id: "late", dueAt: T0 + 500, lagMs: 4_500 },
     })
+  })
+
+  it("does not count a schedule being delivered as overdue while its claim's lease runs", async () => {
+    const stream = openStream("summary-in-flight")
+    const summaryAt = summaryOf(stream)
+    value(await stream.upsert({ id: "busy", consumer: "test.scripted", at: T0 }))
+    value(await stream.upsert({ id: "waiting", consumer: "test.scripted", at: T0 + 100 }))
+    script.set("busy", ["wait"])
+    // Only "busy" is due: it is claimed and stays out, its row still at its due time in the due index.
+    const ticking = stream.tick(T0)
+    await until(() => waiting.length === 1, "the delivery to go out")
+    expect(await summaryAt(T0 + 5 * SECOND)).toMatchObject({
+      overdue: 1,
+      oldestOverdue: { id: "waiting", dueAt: T0 + 100, lagMs: 5 * SECOND - 100 },
+    })
+    await stream.inside(() => waiting[0]?.answer())
+    expect(await ticking).toMatchObject({ delivered: 1 })
   })
 
   it(`reads at most ${SUMMARY_ROWS_MAX} rows for its counts, and says so when a stream holds more`, async () => {

@@ -1,6 +1,7 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test"
 import { beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { onceAnswers, resetConsumers, script, waiting } from "../support/consumers.ts"
+import { storedRows } from "../support/stored.ts"
 import {
   keyOf,
   openStream,
@@ -27,10 +28,7 @@ function reconnect(stream: TestStream) {
   return {
     tick: (now: number) => tickAt(stub as unknown as TestStub, now),
     row: (id: string) =>
-      runInDurableObject(
-        stub,
-        (_, state) => state.storage.sql.exec("SELECT * FROM schedules WHERE id = ?", id).toArray()[0],
-      ),
+      runInDurableObject(stub, (_, state) => storedRows(state.storage.sql).find((row) => row.id === id)),
   }
 }
 

@@ -19,7 +19,9 @@ async function snapshot(): Promise<string> {
   const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(STREAM))
   const stream = await runInDurableObject(stub, (_, state) => [
     state.storage.sql.exec("SELECT * FROM schedules ORDER BY id").toArray(),
-    state.storage.sql.exec("SELECT * FROM events ORDER BY seq").toArray(),
+    ...["claims", "finished", "removed"].map((table) =>
+      state.storage.sql.exec(`SELECT * FROM ${table} ORDER BY 1, 2`).toArray(),
+    ),
   ])
   return JSON.stringify([d1.map((result) => result.results), stream])
 }

@@ -120,6 +120,50 @@ describe("retention of finished schedules", () => {
   })
 })
 
+describe("the retention journal", () => {
+  const journal = (stream: TestStream) =>
+    stream.inside((_, state) =>
+      state.storage.sql
+        .exec<{ at: number; ids: string }>("SELECT at, ids FROM finished ORDER BY at, tag")
+        .toArray()
+        .map(({ at, ids }) => [at, ids.split("\n").sort()] as const),
+    )
+
+  it("holds one row per settlement that finished a batch, and a sweep takes whole entries, then part of one", async () => {
+    const stream = openStream("journal-batches")
+    await deliverOneShots(stream, 100, T0)
+    const entries = await journal(stream)
+    expect(entries.map(([, ids]) => ids.length)).toEqual([32, 32, 32, 4])
+    expect(entries.every(([at]) => at === T0)).toBe(true)
+
+    // 64 a tick: two entries whole; then the third and the fourth.
+    expect(await stream.tick(T0 + RETAINED)).toMatchObject({ swept: SWEEP_BATCH })
+    expect((await journal(stream)).map(([, ids]) => ids.length)).toEqual([32, 4])
+    expect(await stream.tick(T0 + RETAINED)).toMatchObject({ swept: 36 })
+    expect(await journal(stream)).toEqual([])
+  })
+
+  it("lets a row go from its entry when it leaves the finish it records: resumed, cancelled again, removed", async () => {
+    const stream = openStream("journal-exact")
+    for (const id of ["a", "b"]) value(await stream.upsert({ id, consumer: "test.scripted", every: "1 hour" }))
+    value(await stream.cancel("a", T0 + SECOND))
+    value(await stream.cancel("b", T0 + SECOND))
+    expect(await journal(stream)).toEqual([
+      [T0 + SECOND, ["a"]],
+      [T0 + SECOND, ["b"]],
+    ])
+    value(await stream.resume("a", T0 + 2 * SECOND))
+    expect(await journal(stream)).toEqual([[T0 + SECOND, ["b"]]])
+    value(await stream.cancel("a", T0 + 3 * SECOND))
+    value(await stream.remove("b", T0 + 4 * SECOND))
+    expect(await journal(stream)).toEqual([[T0 + 3 * SECOND, ["a"]]])
+    // The alarm waits for what the journal holds, not for the entry that went.
+    expect(await stream.alarm()).toBe(T0 + 3 * SECOND + RETAINED)
+    // An idle tick at the old entry's time has nothing to sweep and writes nothing.
+    expect(await stream.tick(T0 + SECOND + RETAINED)).toMatchObject({ swept: 0, rowsWritten: 0 })
+  })
+})
+
 describe("remove", () => {
   it("deletes a finished or cancelled schedule now, with an event, and refuses a scheduled one", async () => {
     const stream = openStream("remove")

@@ -2,6 +2,7 @@ import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test
 import { beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
+import { storedRows } from "../support/stored.ts"
 import {
   eventsOf,
   keyOf,
@@ -330,11 +331,7 @@ function reconnect(stream: TestStream): StreamHandle {
     name: stream.name,
     tick: (now) => tickAt(rpc, now),
     events: (options = {}) => rpc.events(stream.name, options),
-    row: (id) =>
-      runInDurableObject(
-        stub,
-        (_, state) => state.storage.sql.exec("SELECT * FROM schedules WHERE id = ?", id).toArray()[0],
-      ),
+    row: (id) => runInDurableObject(stub, (_, state) => storedRows(state.storage.sql).find((row) => row.id === id)),
   }
 }
 

@@ -1,10 +1,11 @@
 import { env, evictDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import { RECOVERY_FIRST_MS } from "../../src/infra/backoff.ts"
-import { LIST_DEFAULT } from "../../src/infra/schedules/client/contract.ts"
 import { RECORD_RETRY_MS } from "../../src/infra/schedules/directory/recorder.ts"
-import { EVENT_LOG_LIMIT } from "../../src/infra/schedules/index.ts"
-import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
+import { EVENTS_PER_SCHEDULE } from "../../src/infra/schedules/index.ts"
+import * as core from "../../src/infra/schedules/stream/core.ts"
+import { type ScheduleRow, specOf } from "../../src/infra/schedules/stream/row.ts"
+import { SEQ_BLOCK } from "../../src/infra/schedules/stream/row-events.ts"
 import { SCHEMA_VERSION, ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
@@ -13,6 +14,8 @@ import { openStream, RETAINED, SECOND, storageAt, T0, value } from "../support/s
 
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
+/** The newest seq of the version 1 log the migration test builds. */
+const LAST_V1_SEQ = 10_256
 
 const logs = captureLogs()
 beforeEach(resetConsumers)
@@ -120,55 +123,37 @@ describe("storage failures", () => {
   })
 })
 
-describe("event log", () => {
-  it("keeps exactly EVENT_LOG_LIMIT events as a ring: one row written per event, nothing pruned", async () => {
-    const stream = openStream("event-log")
+describe("a schedule's events", () => {
+  it("keeps a schedule's newest EVENTS_PER_SCHEDULE events on its own row: an event writes no row of its own", async () => {
+    const stream = openStream("history")
     value(await stream.upsert({ id: "chatty", consumer: "test.scripted", every: "1 hour" }))
-    const extra = 250
-
-    // Stores of their own on the object's storage; the object is evicted before it writes again.
-    const measured = await stream.inside((_, state) => {
-      const store = new ScheduleStore(state.storage)
-      const draft = { type: "schedule/set" as const, scheduleId: "chatty", data: { cause: "test" } }
-      store.transaction(() => {
-        for (let i = 0; i < EVENT_LOG_LIMIT + extra; i++) store.append([draft], T0)
-      })
-      const counted = (work: (on: ScheduleStore) => void, on = store) => {
-        const before = { ...on.counts }
-        work(on)
-        return {
-          rowsWritten: on.counts.rowsWritten - before.rowsWritten,
-          rowsRead: on.counts.rowsRead - before.rowsRead,
-        }
+    value(await stream.upsert({ id: "quiet", consumer: "test.scripted", every: "1 hour" }))
+    const extra = 5
+    const written = await stream.inside((instance) => {
+      const store = instance.storeForTests()
+      const rows: number[] = []
+      for (let i = 0; i < EVENTS_PER_SCHEDULE + extra; i++) {
+        const before = store.counts.rowsWritten
+        store.transaction(() => {
+          const row = store.get("chatty") as ScheduleRow
+          const change = core.upsert(row, { ...specOf(row), payload: JSON.stringify({ i }) }, T0 + i, 0)
+          if (core.changed(change)) store.apply(change, T0 + i, row)
+        })
+        rows.push(store.counts.rowsWritten - before)
       }
-      const warm = counted((on) => on.transaction(() => on.append([draft], T0)))
-      // A new object (after an eviction) finds the newest seq by point reads, never a scan of the log.
-      const cold = counted((on) => on.transaction(() => on.append([draft], T0)), new ScheduleStore(state.storage))
-      return {
-        warm,
-        cold,
-        log: state.storage.sql.exec("SELECT count(*) AS n, min(seq) AS oldest, max(seq) AS newest FROM events").one(),
-      }
+      return rows
     })
-    await evictDurableObject(stream.stub)
-    // 1 (upsert) + LIMIT + extra + 2 appended; the oldest were overwritten in place.
-    const appended = EVENT_LOG_LIMIT + extra + 3
-    expect(measured.log).toEqual({ n: EVENT_LOG_LIMIT, oldest: appended - EVENT_LOG_LIMIT + 1, newest: appended })
-    expect(measured.warm).toEqual({ rowsWritten: 1, rowsRead: 1 })
-    expect(measured.cold.rowsWritten).toBe(1)
-    expect(measured.cold.rowsRead).toBeLessThanOrEqual(16)
+    // A new payload touches no indexed column: the row is the one row written, its event with it.
+    expect(written).toEqual(Array(EVENTS_PER_SCHEDULE + extra).fill(1))
 
-    // The ordinary path keeps the bound too, and reads page newest first across the ring's seam.
-    value(await stream.upsert({ id: "chatty", consumer: "test.scripted", every: "2 hours" }, T0 + MINUTE))
-    expect(await stream.counts()).toMatchObject({ events: EVENT_LOG_LIMIT })
-    const newest = value(await stream.events({ limit: undefined }))
-    expect(newest).toHaveLength(LIST_DEFAULT)
-    expect(newest[0]).toMatchObject({ seq: appended + 1, type: "schedule/set", data: { cause: "retimed" } })
-    const seam = (appended + 1) % EVENT_LOG_LIMIT
-    const across = value(await stream.events({ limit: 500, before: appended + 1 - seam + 100 }))
-    expect(across.map((event) => event.seq)).toEqual(
-      Array.from({ length: 500 }, (_, i) => appended + 1 - seam + 99 - i),
-    )
+    const chatty = value(await stream.events({ scheduleId: "chatty", limit: 500 }))
+    expect(chatty).toHaveLength(EVENTS_PER_SCHEDULE)
+    expect(chatty[0]).toMatchObject({ at: T0 + EVENTS_PER_SCHEDULE + extra - 1, data: { cause: "updated" } })
+    expect(chatty.map((event) => event.seq)).toEqual([...chatty.map((event) => event.seq)].sort((x, y) => y - x))
+    // The oldest went, the creation with them; the other schedule's history is its own.
+    expect(chatty.some((event) => event.data.cause === "created")).toBe(false)
+    expect(value(await stream.events({ scheduleId: "quiet" })).map((event) => event.data.cause)).toEqual(["created"])
+    expect(await stream.counts()).toMatchObject({ events: EVENTS_PER_SCHEDULE + 1 })
   })
 
   it("filters one schedule's events newest first", async () => {
@@ -186,10 +171,52 @@ describe("event log", () => {
     ])
     expect(ofA.map((event) => event.seq)).toEqual([...ofA.map((event) => event.seq)].sort((x, y) => y - x))
   })
+
+  it("pages the stream's events newest first across its schedules and the ones removed", async () => {
+    const stream = openStream("event-feed")
+    for (const id of ["a", "b", "c"]) value(await stream.upsert({ id, consumer: "test.scripted", every: "1 hour" }))
+    value(await stream.cancel("b", T0 + SECOND))
+    value(await stream.cancel("c", T0 + 2 * SECOND))
+    value(await stream.remove("c", T0 + 3 * SECOND))
+    value(await stream.upsert({ id: "a", consumer: "test.scripted", every: "2 hours" }, T0 + 4 * SECOND))
+    const all = value(await stream.events({ limit: 500 }))
+    expect(all.map((event) => [event.scheduleId, event.type])).toEqual([
+      ["a", "schedule/set"],
+      ["c", "schedule/removed"],
+      ["c", "schedule/cancelled"],
+      ["b", "schedule/cancelled"],
+      ["c", "schedule/set"],
+      ["b", "schedule/set"],
+      ["a", "schedule/set"],
+    ])
+    expect(all.map((event) => event.seq)).toEqual([...all.map((event) => event.seq)].sort((x, y) => y - x))
+    // Pages: each the next newest below the last seq seen.
+    const first = value(await stream.events({ limit: 3 }))
+    const second = value(await stream.events({ limit: 3, before: first.at(-1)?.seq as number }))
+    expect([...first, ...second]).toEqual(all.slice(0, 6))
+    // A removed schedule keeps its history, its removal last.
+    expect(value(await stream.events({ scheduleId: "c" })).map((event) => event.type)).toEqual([
+      "schedule/removed",
+      "schedule/cancelled",
+      "schedule/set",
+    ])
+  })
+
+  it("numbers events on from a block reserved once per object life, never reusing a number", async () => {
+    const stream = openStream("event-seqs")
+    value(await stream.upsert({ id: "a", consumer: "test.scripted", every: "1 hour" }))
+    value(await stream.cancel("a", T0 + SECOND))
+    await evictDurableObject(stream.stub)
+    value(await stream.resume("a", T0 + 2 * SECOND))
+    const [resumed, cancelled, created] = value(await stream.events({ scheduleId: "a" }))
+    expect((cancelled?.seq as number) - (created?.seq as number)).toBe(1)
+    // The new object starts past the block the first one reserved.
+    expect(resumed?.seq).toBe((created?.seq as number) + SEQ_BLOCK + 1)
+  })
 })
 
 describe("schema migration", () => {
-  it("moves version 1 storage to the event ring, keeping schedules, claims and the newest events", async () => {
+  it("moves version 1 storage on, keeping schedules, claims and each schedule's newest events", async () => {
     const stream = openStream("from-v1")
     const result = await stream.inside((_, state) => {
       const sql = state.storage.sql
@@ -209,35 +236,115 @@ describe("schema migration", () => {
       sql.exec(
         `WITH RECURSIVE n(i) AS (SELECT 7 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
          INSERT INTO events (seq, at, schedule_id, type, data) SELECT i, ?, 'held', 'schedule/set', json_object('i', i) FROM n`,
-        EVENT_LOG_LIMIT + 256,
+        LAST_V1_SEQ,
         T0,
       )
       const before = sql.exec("SELECT * FROM schedules").toArray()
       const store = new ScheduleStore(state.storage)
       store.migrate()
-      store.transaction(() => store.append([{ type: "schedule/set", scheduleId: "held", data: { i: "next" } }], T0))
+      store.transaction(() => {
+        const row = store.get("held") as ScheduleRow
+        store.apply(core.upsert(row, { ...specOf(row), payload: '{"n":2}' }, T0, 0) as core.Change, T0, row)
+      })
       return {
         before,
         after: sql.exec("SELECT * FROM schedules").toArray(),
         version: store.meta("schema_version"),
-        log: sql.exec("SELECT count(*) AS n, min(seq) AS oldest, max(seq) AS newest FROM events").one(),
-        indexes: sql.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'").toArray(),
+        tables: sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").toArray(),
         newest: store.events({ limit: 3 }).map((event) => [event.seq, event.data]),
+        kept: store.events({ scheduleId: "held", limit: 500 }).length,
       }
     })
-    // Version 3 adds finished_at, null for a row still scheduled; version 4 the incarnation, null: the row keeps its keys.
-    expect(result.after).toEqual(result.before.map((row) => ({ ...row, finished_at: null, incarnation: null })))
+    // Version 3 adds finished_at, null for a row still scheduled; version 4 the incarnation, null: the row keeps
+    // its keys; version 6 its events on it, its newest seq, no claim record over it.
+    expect(result.after).toEqual(
+      result.before.map((row) => ({
+        ...row,
+        payload: '{"n":2}',
+        finished_at: null,
+        incarnation: null,
+        event_lines: expect.any(String),
+        event_seq: LAST_V1_SEQ + 1,
+        written_seq: 0,
+      })),
+    )
     expect(result.version).toBe(String(SCHEMA_VERSION))
-    const last = EVENT_LOG_LIMIT + 256
-    expect(result.log).toEqual({ n: EVENT_LOG_LIMIT, oldest: last + 2 - EVENT_LOG_LIMIT, newest: last + 1 })
-    expect(result.indexes).toEqual([])
+    expect(result.tables.map((table) => table.name)).toEqual([
+      "claims",
+      "delivery_hours",
+      "delivery_minutes",
+      "finished",
+      "meta",
+      "removed",
+      "schedules",
+    ])
+    expect(result.kept).toBe(EVENTS_PER_SCHEDULE)
     expect(result.newest).toEqual([
-      [last + 1, { i: "next" }],
-      [last, { i: last }],
-      [last - 1, { i: last - 1 }],
+      [LAST_V1_SEQ + 1, expect.objectContaining({ cause: "updated" })],
+      [LAST_V1_SEQ, { i: LAST_V1_SEQ }],
+      [LAST_V1_SEQ - 1, { i: LAST_V1_SEQ - 1 }],
     ])
     // The claim migrated with its row: the schedule is still fenced until its lease ends.
-    expect(value(await stream.get("held"))).toMatchObject({ state: "scheduled", attempts: 1 })
+    expect(value(await stream.get("held"))).toMatchObject({ state: "scheduled", attempts: 1, claimUntil: T0 + MINUTE })
+  })
+
+  it("moves version 5 storage on with a claim in flight: it holds until its lease ends, then the occurrence goes out again", async () => {
+    const stream = openStream("from-v5")
+    await stream.inside((_, state) => {
+      const sql = state.storage.sql
+      storageAt(sql, stream.name, 5)
+      const insert = `INSERT INTO schedules (id, consumer, kind, at_ms, interval_ms, payload, state, occurrence, next_at,
+           cadence_at, claim_until, claim_token, attempts, created_at, updated_at, finished_at)
+         VALUES (?, 'test.scripted', ?, ?, ?, 'null', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      // Claimed for its first attempt by the old code, whose delivery died with it.
+      sql.exec(insert, "held", "at", T0, null, "scheduled", 1, T0, T0, T0 + MINUTE, "token-1", 1, T0, T0, null)
+      sql.exec(insert, "live", "every", null, HOUR, "scheduled", 3, T0 + HOUR, T0 + HOUR, null, null, 0, T0, T0, null)
+      sql.exec(
+        insert,
+        "done",
+        "at",
+        T0 - HOUR,
+        null,
+        "completed",
+        1,
+        T0 - HOUR,
+        T0 - HOUR,
+        null,
+        null,
+        0,
+        T0,
+        T0,
+        T0 - HOUR,
+      )
+      const event = "INSERT INTO events (slot, seq, at, schedule_id, type, data) VALUES (? - 1, ?, ?, ?, ?, ?)"
+      sql.exec(event, 1, 1, T0 - 2 * HOUR, "done", "schedule/set", '{"cause":"created"}')
+      sql.exec(event, 2, 2, T0 - HOUR, "done", "schedule/fired", '{"occurrence":1}')
+      sql.exec(event, 3, 3, T0 - HOUR, "gone", "schedule/removed", '{"occurrence":1}')
+      sql.exec(event, 4, 4, T0, "held", "schedule/set", '{"cause":"created"}')
+    })
+    // A fresh object migrates its storage on start.
+    await evictDurableObject(stream.stub)
+    expect(value(await stream.get("held"))).toMatchObject({ attempts: 1, claimUntil: T0 + MINUTE })
+    expect(await stream.tick(T0 + 30 * SECOND)).toMatchObject({ claimed: 0 })
+    expect(await stream.tick(T0 + MINUTE + 1)).toMatchObject({ claimed: 1, delivered: 1 })
+    expect(seen.map(({ delivery }) => [delivery.scheduleId, delivery.attempt])).toEqual([["held", 2]])
+    expect(await stream.tick(T0 + HOUR)).toMatchObject({ claimed: 1, delivered: 1 })
+    expect(seen.at(-1)?.delivery).toMatchObject({ scheduleId: "live", occurrence: 3 })
+    // Each schedule's events on its row; a schedule removed before keeps its own; new ones number on.
+    expect(value(await stream.events({ scheduleId: "done" })).map((e) => [e.seq, e.type])).toEqual([
+      [2, "schedule/fired"],
+      [1, "schedule/set"],
+    ])
+    expect(value(await stream.events({ scheduleId: "gone" })).map((e) => e.type)).toEqual(["schedule/removed"])
+    expect(value(await stream.events({ scheduleId: "held" })).map((e) => [e.seq, e.type])).toEqual([
+      [6, "schedule/late"],
+      [5, "schedule/fired"],
+      [4, "schedule/set"],
+    ])
+    // The finished row entered the retention journal: it goes at the end of its window.
+    expect(await stream.tick(T0 - HOUR + RETAINED - 1)).toMatchObject({ swept: 0 })
+    expect(await stream.tick(T0 - HOUR + RETAINED)).toMatchObject({ swept: 1 })
+    expect(await stream.row("done")).toBeUndefined()
   })
 })
 
@@ -286,11 +393,14 @@ describe("rows read back", () => {
         other,
       }
     })
-    expect(read.one).toEqual(read.row)
-    expect(read.many).toEqual(expect.arrayContaining([read.row, read.other]))
+    // Rows carry their stored history and claim number beside the schedule's fields: compared field by field.
+    const fields = (row: ScheduleRow | undefined) =>
+      Object.fromEntries(Object.keys(read.row).map((field) => [field, row?.[field as keyof ScheduleRow]]))
+    expect(fields(read.one)).toEqual(read.row)
+    expect(read.many.map(fields)).toEqual(expect.arrayContaining([read.row, read.other]))
     expect(read.many).toHaveLength(2)
-    expect(read.due).toEqual([read.row, read.other])
-    expect(read.list).toEqual([read.row, read.other])
+    expect(read.due.map(fields)).toEqual([read.row, read.other])
+    expect(read.list.map(fields)).toEqual([read.row, read.other])
   })
 })
 

@@ -7,8 +7,11 @@ export interface Fault {
   fired: boolean
 }
 
-/** Makes ctx.storage.sql.exec throw at the armed statement; returns the undo. */
-export function injectFaults(sql: SqlStorage, fault: Fault): () => void {
+/**
+ * Makes ctx.storage.sql.exec throw at the armed statement, and shows `running` every statement before it
+ * runs (one that throws never runs); returns the undo.
+ */
+export function injectFaults(sql: SqlStorage, fault: Fault, running: (query: string) => void = () => {}): () => void {
   const raw = sql.exec.bind(sql)
   const patched = sql as unknown as { exec: SqlStorage["exec"] }
   patched.exec = ((query: string, ...bindings: SqlStorageValue[]) => {
@@ -17,6 +20,7 @@ export function injectFaults(sql: SqlStorage, fault: Fault): () => void {
       fault.at = undefined
       throw new Error(FAULT)
     }
+    running(query)
     return raw(query, ...bindings)
   }) as SqlStorage["exec"]
   return () => delete (patched as { exec?: unknown }).exec

@@ -18,6 +18,7 @@ import {
   seen,
   waiting,
 } from "../support/consumers.ts"
+import { storedEvents, storedRows } from "../support/stored.ts"
 import { T0 } from "../support/streams.ts"
 import { checkStep, type StepRecord, type TickRecord } from "./invariants.ts"
 import { type Attempt, Model } from "./model.ts"
@@ -81,6 +82,8 @@ export class World {
   /** The rows and last event before the settlement under way, as the oracle read them. */
   private settling: { before: Map<string, Row>; seq: number } | undefined
   private claimed: Attempt[] = []
+  /** Events read in this step just before a statement deleted rows (and, with them, the events in their histories). */
+  private swept: Event[] = []
   /** The tick of this step reached its claims. */
   private claiming = false
 
@@ -113,7 +116,10 @@ export class World {
       this.undo.push(() => spy.mockRestore())
     }
     this.undo.push(
-      injectFaults(this.state.storage.sql, this.fault),
+      injectFaults(this.state.storage.sql, this.fault, (query) => {
+        // A row deleted takes its history along: what it holds is read first (a removal keeps it, a sweep does not).
+        if (query.startsWith("DELETE FROM schedules")) this.swept.push(...this.eventsAfter(this.model.lastSeq))
+      }),
       watchAlarm(this.state.storage, (value) => this.alarmWritten(value)),
     )
     // Listed in the D1 directory already: the simulation stays inside the object.
@@ -138,6 +144,7 @@ export class World {
     const inFlightBefore = [...model.inFlight]
     this.settlements = []
     this.claimed = []
+    this.swept = []
     this.fault.at = step.fault
     this.fault.calls = 0
     this.fault.fired = false
@@ -165,7 +172,7 @@ export class World {
     for (const attempt of [...inFlightBefore, ...this.claimed])
       if (attempt.epoch === this.epoch && wall >= attempt.deadline) due.push(attempt)
     const post = this.rows()
-    const events = this.eventsAfter(model.lastSeq)
+    const events = union(this.swept, this.eventsAfter(model.lastSeq))
     const record: StepRecord = {
       step,
       stream: this.name,
@@ -549,18 +556,16 @@ export class World {
   }
 
   private rows(): Map<string, Row> {
-    const rows = this.raw("SELECT * FROM schedules ORDER BY id").toArray() as unknown as Row[]
+    const rows = storedRows({ exec: this.raw }) as unknown as Row[]
     return new Map(rows.map((row) => [row.id, row]))
   }
 
   private lastSeq(): number {
-    return Number(this.raw("SELECT coalesce(max(seq), 0) AS seq FROM events").one().seq)
+    return storedEvents({ exec: this.raw }).at(-1)?.seq ?? 0
   }
 
   private eventsAfter(seq: number): Event[] {
-    return this.raw("SELECT seq, at, schedule_id, type, data FROM events WHERE seq > ? ORDER BY seq", seq)
-      .toArray()
-      .map((e) => ({ ...(e as unknown as Event), data: JSON.parse(e.data as string) }))
+    return storedEvents({ exec: this.raw }).filter((event) => event.seq > seq)
   }
 
   /** Lets every continuation that needs no timer run. */
@@ -591,4 +596,10 @@ export class World {
       await new Promise((resolve) => realSetTimeout(resolve, 1))
     }
   }
+}
+
+/** Both lists' events, each once, by seq. */
+function union(a: readonly Event[], b: readonly Event[]): Event[] {
+  const bySeq = new Map([...a, ...b].map((event) => [event.seq, event]))
+  return [...bySeq.values()].sort((x, y) => x.seq - y.seq)
 }

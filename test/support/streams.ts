@@ -9,6 +9,7 @@ import {
   testStreamClass,
 } from "../../src/infra/schedules/stream/testing.ts"
 import { consumers } from "./consumers.ts"
+import { storedEvents, storedRows } from "./stored.ts"
 
 /** Far in the future, so that no real alarm fires in the middle of a test that drives time. */
 export const T0 = Date.UTC(2100, 0, 4, 8, 0)
@@ -61,21 +62,22 @@ export function openStream(prefix = "stream") {
     /** The stream's time from now on (undefined: real time again). */
     setNow: (now: number | undefined) => rpc.setNow(now),
     inside,
-    /** The raw stored row, straight from the stream's SQLite. */
-    row: (id: string) =>
-      inside((_, state) => state.storage.sql.exec("SELECT * FROM schedules WHERE id = ?", id).toArray()[0]),
+    /** The stored row, straight from the stream's SQLite, with the claim a batch record lays over it (stored.ts). */
+    row: (id: string) => inside((_, state) => storedRows(state.storage.sql).find((row) => row.id === id)),
     alarm: () => inside((_, state) => state.storage.getAlarm()),
     counts: () =>
       inside((_, state) => ({
         schedules: Number(state.storage.sql.exec("SELECT count(*) AS n FROM schedules").one().n),
-        events: Number(state.storage.sql.exec("SELECT count(*) AS n FROM events").one().n),
+        events: storedEvents(state.storage.sql).length,
       })),
-    /** Every stored row and event, to prove a refused call changed nothing. */
+    /** Every stored row, claim record, journal entry and removal, to prove a refused call changed nothing. */
     snapshot: () =>
       inside((_, state) =>
         JSON.stringify([
           state.storage.sql.exec("SELECT * FROM schedules ORDER BY id").toArray(),
-          state.storage.sql.exec("SELECT * FROM events ORDER BY seq").toArray(),
+          ...["claims", "finished", "removed"].map((table) =>
+            state.storage.sql.exec(`SELECT * FROM ${table} ORDER BY 1, 2`).toArray(),
+          ),
         ]),
       ),
   }

@@ -13,6 +13,8 @@ interface Cost {
   bytesPer1000: number
   idle: Rows
   deliver: Rows
+  /** `lone` deliveries, each the only one due, by an alarm of its own. */
+  lone: Rows
 }
 
 /**
@@ -24,10 +26,13 @@ interface Cost {
  * - idle alarm: that object's alarm run at once, while its schedules are pending and none is due.
  * - delivery: another object, `deliveries` one-shots due at T0, counted from the end of the
  *   setup until all are delivered and its alarm is gone.
+ * - lone delivery: a third object, `lone` times a one-shot delivered by an alarm of its own, run
+ *   once it is due: what a delivery costs when nothing else is due with it (about 1.5 s each).
  */
 export async function cost(
   pending: number,
   deliveries: number,
+  lone: number,
   order: readonly SystemName[],
   clocks: Record<SystemName, SetupClock>,
 ) {
@@ -55,14 +60,18 @@ export async function cost(
       () => `${seen.distinct} of ${deliveries} delivered`,
     )
     await settled(t)
-    results[system] = { create, bytesPer1000, idle, deliver: await t.meterRead() }
-    progress(`${workload} ${system}: ${JSON.stringify(results[system])}`)
+    const deliver = await t.meterRead()
     await t.done()
+    progress(`${workload} ${system}: ${lone} lone deliveries, each by its own alarm`)
+    results[system] = { create, bytesPer1000, idle, deliver, lone: await loneDeliveries(system, lone) }
+    progress(`${workload} ${system}: ${JSON.stringify(results[system])}`)
   }
   const per = (rows: Rows, key: keyof Rows, n: number) => round(rows[key] / n, 3)
   figures(workload, results, [
     ["rows read / delivery", (r) => per(r.deliver, "rowsRead", deliveries)],
     ["rows written / delivery", (r) => per(r.deliver, "rowsWritten", deliveries)],
+    ["rows written / lone delivery (its own alarm)", (r) => per(r.lone, "rowsWritten", lone)],
+    ["rows read / lone delivery (its own alarm)", (r) => per(r.lone, "rowsRead", lone)],
     ["  of which key-value keys read / delivery", (r) => per(r.deliver, "kvRead", deliveries)],
     ["  of which key-value keys written / delivery", (r) => per(r.deliver, "kvWritten", deliveries)],
     ["alarm set/delete calls / delivery", (r) => per(r.deliver, "alarmWrites", deliveries)],
@@ -101,4 +110,21 @@ async function createPending(t: Target, pending: number, clock: SetupClock) {
   const create = await t.meterRead()
   const after = await t.databaseSize()
   return { create, bytesPer1000: Math.round(((after - before) / pending) * 1000) }
+}
+
+/** `n` one-shots, each the only one due in an alarm of its own (Target.lone): the rows those alarms cost. */
+async function loneDeliveries(system: SystemName, n: number): Promise<Rows> {
+  const t = target(system, `cost-lone-${system}`)
+  const total: Rows = { rowsRead: 0, rowsWritten: 0, kvRead: 0, kvWritten: 0, alarmWrites: 0 }
+  // One first, not counted: the object and its tables exist.
+  for (let i = 0; i <= n; i++) {
+    const rows = await t.lone(i, "noop")
+    if (run(t.name).distinct !== i + 1)
+      throw new Error(`cost ${system}: lone delivery ${i} was not delivered by its alarm`)
+    if (i === 0) continue
+    for (const key of Object.keys(total) as Array<keyof Rows>) total[key] += rows[key]
+  }
+  await t.quiet()
+  await t.done()
+  return total
 }

@@ -15,6 +15,8 @@ interface Steady {
   exactP50: number
   exactP99: number
   exactMax: number
+  /** Rows written over the window per delivery started in it: recurring deliveries, as batches fill by themselves. */
+  rowsWritten: number
 }
 
 /**
@@ -32,9 +34,11 @@ export async function steady(count: number, seconds: number, order: readonly Sys
     const started = Date.now()
     const ids = await t.everySecond(count, "noop")
     const windowStart = Date.now()
+    await t.meterStart()
     progress(`${workload} ${system}: created in ${windowStart - started} ms; running ${seconds} s`)
     await sleep(seconds * 1000)
     const windowEnd = Date.now()
+    const metered = await t.meterRead()
     await t.cancel(ids)
     await t.quiet()
     await settled(t)
@@ -47,6 +51,7 @@ export async function steady(count: number, seconds: number, order: readonly Sys
     const periods = [...starts.values()]
       .filter((times) => times.length > 1)
       .map((times) => (Math.max(...times) - Math.min(...times)) / (times.length - 1))
+    const inWindow = run(t.name).seen.filter((s) => s.startedAt >= windowStart && s.startedAt < windowEnd).length
     const late = seen.map((s) => s.startedAt - s.dueAt)
     const exact = seen.map((s) => s.startedAt - s.exactDueAt)
     results[system] = {
@@ -60,6 +65,7 @@ export async function steady(count: number, seconds: number, order: readonly Sys
       exactP50: quantile(exact, 0.5),
       exactP99: quantile(exact, 0.99),
       exactMax: quantile(exact, 1),
+      rowsWritten: Math.round((metered.rowsWritten / inWindow) * 1000) / 1000,
     }
     progress(`${workload} ${system}: ${JSON.stringify(results[system])}`)
     await t.done()
@@ -74,6 +80,7 @@ export async function steady(count: number, seconds: number, order: readonly Sys
     ["lateness p99 ms vs exact due ms", (r) => r.exactP99],
     ["lateness max ms vs exact due ms", (r) => r.exactMax],
     ["setup ms", (r) => r.setupMs],
+    ["rows written / delivery", (r) => r.rowsWritten],
   ])
   note(
     workload,

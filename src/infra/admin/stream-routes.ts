@@ -28,7 +28,7 @@ function replyResponse<T>(c: Context, reply: Reply<T>, shape: (value: T) => obje
   return problem(c, STATUS[code], TITLE[code], message, field === undefined ? {} : { field })
 }
 
-/** A schedule's page shows this many of its newest events. */
+/** A schedule's page asks for this many of its newest events: all it keeps (EVENT_HISTORY_LIMIT), and its removed predecessors'. */
 export const SCHEDULE_EVENTS = 50
 
 type Action = "cancel" | "resume" | "trigger"

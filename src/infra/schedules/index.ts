@@ -34,7 +34,7 @@ export {
   validateDefinition,
 } from "./client/contract.ts"
 export type { ScheduleEvent } from "./client/events.ts"
-export { EVENT_LOG_LIMIT, LATE_THRESHOLD_MS } from "./client/events.ts"
+export { EVENTS_PER_SCHEDULE, LATE_THRESHOLD_MS, REMOVALS_KEPT } from "./client/events.ts"
 export type { Reply, ReplyError } from "./client/reply.ts"
 export type { ScheduleView, StreamSummary } from "./client/view.ts"
 export type { WatchSummary } from "./directory/watch-summary.ts"

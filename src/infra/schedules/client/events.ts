@@ -21,8 +21,10 @@ export interface ScheduleEvent extends EventDraft {
   at: number
 }
 
-/** Each stream keeps its newest 10,000 events; older ones are pruned as new ones arrive. */
-export const EVENT_LOG_LIMIT = 10_000
+/** Each schedule keeps its newest 12 events, on its own row: an event costs no row of its own. */
+export const EVENTS_PER_SCHEDULE = 12
+/** A removed schedule's events are kept with the stream's newest 1,000 removals. */
+export const REMOVALS_KEPT = 1_000
 /** `schedule/late` is recorded only for deliveries later than this. */
 export const LATE_THRESHOLD_MS = 1_000
 export const MAX_REASON_LENGTH = 1_000

@@ -7,8 +7,6 @@ import { forgetStream, recordNextEligible } from "./directory.ts"
 export const RECORD_SLACK_MS = MINUTE_MS
 /** After a failed write the entry is retried this much later, by the stream's own alarm if nothing sooner arms. */
 export const RECORD_RETRY_MS = 30_000
-/** The stream's meta key holding the value last written to the directory (JSON: a number or null). */
-export const RECORDED_META_KEY = "directory_next_eligible_at"
 /** The stream's meta key holding when a failed directory write is tried again; absent when none failed. */
 export const RETRY_META_KEY = "directory_retry_at"
 
@@ -25,12 +23,14 @@ export function worthRecording(recorded: number | null | undefined, next: number
 /**
  * Keeps a stream's entry in the D1 directory: its alarm time for the watchdog, written only when
  * it moves meaningfully (a stream of 1-second schedules writes about once a minute), and no entry
- * at all once the stream holds nothing (`next` null). The value last written lives in the stream's
- * meta, so deciding reads no D1. Never throws: a failed write is logged and leaves a durable retry
- * time, which the stream's alarm honours (see retryAt), so the entry converges once D1 answers.
+ * at all once the stream holds nothing (`next` null). The value last written is kept in memory, so
+ * deciding reads no D1 and a write costs the stream no row of its own (a new object life writes its
+ * entry once). Never throws: a failed write is logged and leaves a durable retry time, which the
+ * stream's alarm honours (see retryAt), so the entry converges once D1 answers.
  */
 export class AlarmRecorder {
   private stream: string | undefined
+  /** The value last written to the directory in this object's life (undefined: none yet). */
   private recorded: number | null | undefined
   private retry: number | null = null
   private loaded = false
@@ -58,9 +58,7 @@ export class AlarmRecorder {
 
   private load(): void {
     if (this.loaded) return
-    const recorded = this.store.meta(RECORDED_META_KEY)
     const retry = this.store.meta(RETRY_META_KEY)
-    this.recorded = recorded === undefined ? undefined : (JSON.parse(recorded) as number | null)
     this.retry = retry === undefined ? null : Number(retry)
     this.loaded = true
   }
@@ -75,7 +73,6 @@ export class AlarmRecorder {
       if (!rewrite && !retryDue && (this.retry !== null || !worthRecording(this.recorded, next))) return
       if (next === null) await forgetStream(this.d1(), this.stream)
       else await recordNextEligible(this.d1(), this.stream, next, now)
-      this.store.setMeta(RECORDED_META_KEY, JSON.stringify(next))
       if (this.retry !== null) this.store.deleteMeta(RETRY_META_KEY)
       this.recorded = next
       this.retry = null

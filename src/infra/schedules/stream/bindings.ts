@@ -1,3 +1,6 @@
+/** A statement run to its end, its rows counted by the store (store.ts). */
+export type Exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlStorageValue[]) => T[]
+
 /** Durable Object SQLite takes at most 100 bound parameters in one statement. */
 export const MAX_BINDINGS = 100
 

@@ -1,4 +1,6 @@
 import * as core from "./core.ts"
+import type { ClaimEntry } from "./ledger.ts"
+import { tokenOf } from "./ledger.ts"
 import type { ScheduleRow } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
 
@@ -10,9 +12,10 @@ export interface Claimed {
 
 /**
  * The claim (ARCHITECTURE.md, "Deliveries"): selects at most `limit` due rows and claims them in one transaction, each
- * rechecked by the core against what the selection saw, with a fresh token and `leaseOf` its
- * consumer. A last allowed attempt that was lost is given up instead. An idle tick only reads;
- * a storage error claims none of them (the transaction rolls back) and is thrown.
+ * rechecked by the core against what the selection saw, with a token of the batch's claim number and `leaseOf` its
+ * consumer. The batch is one record (ledger.ts), one row written for up to 32 claims; the rows themselves are not
+ * written. A last allowed attempt that was lost is given up instead. An idle tick only reads; a storage error claims
+ * none of them (the transaction rolls back) and is thrown.
  */
 export function claimDue(
   store: ScheduleStore,
@@ -25,8 +28,9 @@ export function claimDue(
   const due = store.selectDue(now, limit)
   if (due.length === 0) return []
   return store.transaction(() => {
+    const seq = store.nextClaim()
     const claimed: Claimed[] = []
-    const writes: Array<readonly [ScheduleRow, ScheduleRow]> = []
+    const entries: ClaimEntry[] = []
     for (const row of due) {
       const seen = { id: row.id, occurrence: row.occurrence, nextAt: row.nextAt, attempts: row.attempts }
       const lost = core.expireLost(row, seen, now)
@@ -34,13 +38,12 @@ export function claimDue(
         store.apply(lost, now, row)
         continue
       }
-      const next = core.claim(row, seen, now, crypto.randomUUID(), leaseOf(row.consumer))
+      const next = core.claim(row, seen, now, tokenOf(seq, entries.length), leaseOf(row.consumer))
       if (!next) continue
       claimed.push(next)
-      writes.push([row, next.row])
+      entries.push({ id: row.id, attempt: next.claim.attempts, until: next.claim.claimUntil })
     }
-    // Written together: the claims that change the same columns share one statement.
-    store.updateMany(writes)
+    store.claim(seq, now, entries)
     return claimed
   })
 }

@@ -7,8 +7,8 @@ export const RETENTION_META_KEY = "retention_ms"
 
 /**
  * A stream's retention window for finished schedules, and the sweep that enforces it: bounded
- * batches on ticks that run anyway, oldest first through the partial finished index, with the
- * stream's one alarm never later than the next row to fall out of the window.
+ * batches on ticks that run anyway, oldest first through the retention journal (journal.ts), with
+ * the stream's one alarm never later than the next row to fall out of the window.
  */
 export class Retention {
   private windowMs: number | undefined

@@ -1,10 +1,20 @@
-import { EVENT_LOG_LIMIT } from "../client/events.ts"
+import { EVENTS_PER_SCHEDULE, REMOVALS_KEPT } from "../client/events.ts"
 
 /** The history's counts, each an INTEGER NOT NULL column (version 5): l0..l15 are the lateness histogram's buckets. */
 const HISTORY_COLUMNS = ["delivered", "retried", "failed", "late_max", ...Array.from({ length: 16 }, (_, i) => `l${i}`)]
 
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 5
+export const SCHEMA_VERSION = 6
+
+/** Version 2's event ring had this many slots (a migration's text never changes). */
+const RING_SLOTS = 10_000
+
+/** Version 6: each schedule's newest events, oldest first, one JSON array [seq, at, type, data] a line. */
+const EVENT_LINES = `
+  SELECT schedule_id, group_concat(line, char(10) ORDER BY seq) AS lines, max(seq) AS newest FROM (
+    SELECT schedule_id, seq, json_array(seq, at, type, json(data)) AS line,
+      row_number() OVER (PARTITION BY schedule_id ORDER BY seq DESC) AS age FROM events)
+  WHERE age <= ${EVENTS_PER_SCHEDULE} GROUP BY schedule_id`
 
 /** Each version's statements, run once in order inside migrate()'s transaction. */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
@@ -53,8 +63,8 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
       data TEXT NOT NULL
     );
     INSERT INTO event_ring (slot, seq, at, schedule_id, type, data)
-      SELECT (seq - 1) % ${EVENT_LOG_LIMIT}, seq, at, schedule_id, type, data FROM events
-      WHERE seq > (SELECT coalesce(max(seq), 0) FROM events) - ${EVENT_LOG_LIMIT};
+      SELECT (seq - 1) % ${RING_SLOTS}, seq, at, schedule_id, type, data FROM events
+      WHERE seq > (SELECT coalesce(max(seq), 0) FROM events) - ${RING_SLOTS};
     DROP TABLE events;
     ALTER TABLE event_ring RENAME TO events;
   `,
@@ -74,4 +84,26 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   5: ["delivery_minutes (slot INTEGER PRIMARY KEY, minute INTEGER NOT NULL", "delivery_hours (hour INTEGER PRIMARY KEY"]
     .map((table) => `CREATE TABLE ${table}, ${HISTORY_COLUMNS.map((c) => `${c} INTEGER NOT NULL`).join(", ")});`)
     .join("\n"),
+  // Rows written per delivery (docs/benchmarks.md, "Every row a delivery writes"): a claim is one record per batch
+  // (claims, see ledger.ts) instead of a write to each row; a schedule's events ride on its own row (row-events.ts)
+  // instead of a row each; retention finds finished rows through a journal written once per transaction
+  // (journal.ts) instead of a second index. Rows, due times and live claims stay as they are: a claim already
+  // on a row keeps holding it, as before.
+  6: `
+    ALTER TABLE schedules ADD COLUMN event_lines TEXT NOT NULL DEFAULT '';
+    ALTER TABLE schedules ADD COLUMN event_seq INTEGER;
+    ALTER TABLE schedules ADD COLUMN written_seq INTEGER NOT NULL DEFAULT 0;
+    UPDATE schedules SET event_lines = e.lines, event_seq = e.newest FROM (${EVENT_LINES}) AS e
+      WHERE e.schedule_id = schedules.id;
+    CREATE TABLE removed (seq INTEGER PRIMARY KEY, schedule_id TEXT NOT NULL, event_lines TEXT NOT NULL);
+    INSERT INTO removed (seq, schedule_id, event_lines) SELECT newest, schedule_id, lines FROM (${EVENT_LINES})
+      WHERE schedule_id NOT IN (SELECT id FROM schedules) ORDER BY newest DESC LIMIT ${REMOVALS_KEPT};
+    INSERT INTO meta (key, value) SELECT 'event_seq', CAST(coalesce(max(seq), 0) AS TEXT) FROM events;
+    DROP TABLE events;
+    CREATE TABLE claims (slot INTEGER PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL, entries TEXT NOT NULL);
+    CREATE TABLE finished (at INTEGER NOT NULL, tag TEXT NOT NULL, ids TEXT NOT NULL, PRIMARY KEY (at, tag)) WITHOUT ROWID;
+    INSERT INTO finished (at, tag, ids) SELECT finished_at, min(id), group_concat(id, char(10))
+      FROM schedules WHERE state != 'scheduled' GROUP BY finished_at;
+    DROP INDEX schedules_finished;
+  `,
 }

@@ -1,10 +1,14 @@
 import type { ScheduleState } from "../client/contract.ts"
-import type { EventDraft, ScheduleEvent } from "../client/events.ts"
-import { chunks, MAX_BINDINGS, statementOf } from "./bindings.ts"
+import type { ScheduleEvent } from "../client/events.ts"
+import { chunks, type Exec, MAX_BINDINGS, statementOf } from "./bindings.ts"
+import { FIELDS, type Field, FULL, LIGHT, PUT, pointUpdate, rowOf, type StoredRow, valuesUpdate } from "./columns.ts"
 import type { Change } from "./core.ts"
-import { EventLog } from "./event-log.ts"
+import { EventFeed } from "./feed.ts"
+import { FinishJournal } from "./journal.ts"
+import { type ClaimEntry, ClaimLedger } from "./ledger.ts"
 import { DeliveryRollup } from "./rollup-store.ts"
-import type { ScheduleRow } from "./row.ts"
+import { eligibleAt, type ScheduleRow } from "./row.ts"
+import { appended, EventSeqs, lineOf } from "./row-events.ts"
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts"
 
 export { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts"
@@ -20,54 +24,48 @@ export interface RowCounts {
 
 type SqlRow = Record<string, SqlStorageValue>
 
-/** Each changeable field's column (the id never changes). */
-const COLUMN_OF: Readonly<Record<Exclude<keyof ScheduleRow, "id">, string>> = {
-  consumer: "consumer",
-  kind: "kind",
-  atMs: "at_ms",
-  intervalMs: "interval_ms",
-  cron: "cron",
-  timezone: "timezone",
-  payload: "payload",
-  maxAttempts: "max_attempts",
-  state: "state",
-  occurrence: "occurrence",
-  nextAt: "next_at",
-  cadenceAt: "cadence_at",
-  retryAt: "retry_at",
-  claimUntil: "claim_until",
-  claimToken: "claim_token",
-  attempts: "attempts",
-  lastError: "last_error",
-  createdAt: "created_at",
-  updatedAt: "updated_at",
-  finishedAt: "finished_at",
-  incarnation: "incarnation",
+/** A transition to write: the row as read in this transaction (none: a new row), the change, and its time. */
+export interface Write {
+  before?: ScheduleRow
+  change: Change
+  now: number
 }
 
-type Field = keyof typeof COLUMN_OF
-const FIELDS = Object.keys(COLUMN_OF) as Field[]
-const COLUMNS = `id, ${FIELDS.map((field) => COLUMN_OF[field]).join(", ")}`
-// An upsert of the whole row; created_at is kept from the first insert.
-const PUT = `INSERT INTO schedules (${COLUMNS}) VALUES (?, ${FIELDS.map(() => "?").join(", ")})
-  ON CONFLICT (id) DO UPDATE SET ${FIELDS.filter((field) => field !== "createdAt")
-    .map((field) => `${COLUMN_OF[field]} = excluded.${COLUMN_OF[field]}`)
-    .join(", ")}`
+const byEligible = (a: ScheduleRow, b: ScheduleRow) => eligibleAt(a) - eligibleAt(b) || (a.id < b.id ? -1 : 1)
 
-/** The stream's SQLite: synchronous queries, and row counters from every cursor. */
+/**
+ * The stream's SQLite: synchronous queries, and row counters from every cursor. It hands out rows as the
+ * stream sees them, with a batch's claim laid over each row it claimed (ledger.ts), and writes back only
+ * the columns a transition changed against the row as stored, with the transition's events on the row
+ * (row-events.ts) and a finish in the retention journal (journal.ts).
+ */
 export class ScheduleStore {
   readonly counts: RowCounts = { rowsRead: 0, rowsWritten: 0 }
-  private readonly log = new EventLog((query, ...bindings) => this.exec(query, ...bindings))
-  /** The stream's history of deliveries: a settlement adds its batch to it. */
-  readonly rollup = new DeliveryRollup((query, ...bindings) => this.exec(query, ...bindings))
-  /** The earliest finished_at (null: no finished row), kept across calls; undefined until read. */
-  private earliestFinish: number | null | undefined
+  private readonly sql: Exec = (query, ...bindings) => this.exec(query, ...bindings)
+  private readonly ledger = new ClaimLedger(this.sql)
+  private readonly journal = new FinishJournal(this.sql)
+  private readonly feed = new EventFeed(this.sql, (query, ...bindings) => this.cursor(query, ...bindings))
+  private readonly seqs = new EventSeqs({ get: (key) => this.meta(key), set: (key, value) => this.setMeta(key, value) })
+  /** The stream's history of deliveries: a settlement adds its batch to it (rollup-store.ts). */
+  readonly rollup = new DeliveryRollup(this.sql)
+  /** The row as stored under each row handed out (the same object, or one with a claim over it). */
+  private readonly stored = new WeakMap<ScheduleRow, StoredRow>()
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
   exec<T extends SqlRow = SqlRow>(query: string, ...bindings: SqlStorageValue[]): T[] {
     const cursor = this.storage.sql.exec<T>(query, ...bindings)
     return this.counted(cursor, cursor.toArray())
+  }
+
+  /** A query's rows one at a time, counted once the reader stops. */
+  private *cursor<T extends SqlRow>(query: string, ...bindings: SqlStorageValue[]): Generator<T> {
+    const cursor = this.storage.sql.exec<T>(query, ...bindings)
+    try {
+      yield* cursor
+    } finally {
+      this.counted(cursor, undefined)
+    }
   }
 
   /** `result`, read from `cursor`, with the cursor's rows added to the counts (final once it is read). */
@@ -81,9 +79,10 @@ export class ScheduleStore {
     try {
       return this.storage.transactionSync(work)
     } catch (error) {
-      this.log.forget()
+      this.seqs.forget()
+      this.journal.forget()
+      this.ledger.forget()
       this.rollup.forget()
-      this.earliestFinish = undefined
       throw error
     }
   }
@@ -105,6 +104,8 @@ export class ScheduleStore {
         this.setMeta("schema_version", String(version))
       }
     })
+    // The claims are read now, once, not in the middle of a later read.
+    void this.ledger.size
   }
 
   meta(key: string): string | undefined {
@@ -124,14 +125,19 @@ export class ScheduleStore {
   }
 
   get(id: string): ScheduleRow | undefined {
-    return this.rows(`SELECT ${COLUMNS} FROM schedules WHERE id = ?`, id)[0]
+    return this.rows(`SELECT ${FULL} FROM schedules WHERE id = ?`, id)[0]
   }
 
-  /** Whole schedule rows ({@link COLUMNS}, in order): read as arrays, each made a row once. */
+  /** Rows as the stream sees them ({@link FULL} or {@link LIGHT}, in order): read as arrays, each made a row once. */
   private rows(query: string, ...bindings: SqlStorageValue[]): ScheduleRow[] {
     const cursor = this.storage.sql.exec(query, ...bindings)
     const rows: ScheduleRow[] = []
-    for (const values of cursor.raw()) rows.push(rowOf(values))
+    for (const values of cursor.raw()) {
+      const stored = rowOf(values)
+      const row = this.ledger.overlay(stored, stored.writtenSeq)
+      this.stored.set(row, stored)
+      rows.push(row)
+    }
     return this.counted(cursor, rows)
   }
 
@@ -145,52 +151,73 @@ export class ScheduleStore {
     for (const part of chunks(ids, MAX_BINDINGS)) {
       const select = statementOf(
         `in ${part.length}`,
-        () => `SELECT ${COLUMNS} FROM schedules WHERE id IN (${part.map(() => "?").join(", ")})`,
+        () => `SELECT ${FULL} FROM schedules WHERE id IN (${part.map(() => "?").join(", ")})`,
       )
       for (const row of this.rows(select, ...part)) found.set(row.id, row)
     }
     return found
   }
 
-  /**
-   * Writes a transition's row (or deletes it) and its events; call inside transaction(). Given
-   * the row as it was read, only the columns that changed are written.
-   */
+  /** `row` as SQLite holds it, with its event lines: read again for a row from a light read or not handed out here. */
+  private storedOf(row: ScheduleRow): StoredRow {
+    const stored = this.stored.get(row)
+    if (stored?.eventLines !== undefined) return stored
+    const cursor = this.storage.sql.exec(`SELECT ${FULL} FROM schedules WHERE id = ?`, row.id)
+    const [values] = this.counted(cursor, [...cursor.raw()])
+    return values ? rowOf(values) : { ...row, eventLines: "", eventSeq: null, writtenSeq: 0 }
+  }
+
+  /** Writes a transition's row (or deletes it) and its events; call inside transaction(). */
   apply(change: Change, now: number, before?: ScheduleRow): void {
-    if (change.removed) this.exec("DELETE FROM schedules WHERE id = ?", change.row.id)
-    else if (before) this.update(before, change.row)
-    else this.put(change.row)
-    this.append(change.events, now)
-    this.noteFinish(before?.finishedAt ?? null, change.removed ? null : change.row.finishedAt)
+    this.write([{ before, change, now }])
   }
 
-  /**
-   * Writes several transitions of rows read in this transaction (no insert, no delete), each at
-   * its own time: rows changing the same columns in one statement, all events in one.
-   */
+  /** Writes several transitions of rows read in this transaction, each at its own time; rows changing the same columns share a statement. */
   applyAll(changes: ReadonlyArray<{ before: ScheduleRow; change: Change; now: number }>): void {
-    this.updateMany(changes.map(({ before, change }) => [before, change.row] as const))
-    this.log.appendAll(changes.flatMap(({ change, now }) => change.events.map((event) => ({ event, at: now }))))
-    for (const { before, change } of changes) this.noteFinish(before.finishedAt, change.row.finishedAt)
-  }
-
-  /** Keeps earliestFinish exact without a read: a new finish can only lower it; losing the earliest forgets it. */
-  private noteFinish(before: number | null, after: number | null): void {
-    if (before === after || this.earliestFinish === undefined) return
-    if (before !== null && before <= (this.earliestFinish ?? before)) this.earliestFinish = undefined
-    else if (after !== null) this.earliestFinish = Math.min(after, this.earliestFinish ?? after)
-  }
-
-  /** Writes the columns of `after` that differ from `before`, the same row as read in this transaction. */
-  update(before: ScheduleRow, after: ScheduleRow): void {
-    this.updateMany([[before, after]])
+    this.write(changes)
   }
 
   /**
-   * Writes the changed columns of each (before, after) pair, as update() does; the rows that change
-   * the same columns share a statement (one per MAX_BINDINGS values), their values as a VALUES list.
+   * Each row with only the columns that changed against the row as stored, its transition's events
+   * appended to its event lines, and its claim (if one lay over it) carried onto it or gone; a removed row
+   * deleted, its events kept with the stream's removals. A finish enters the retention journal, one
+   * journal row per finish time of the whole group.
    */
-  updateMany(pairs: ReadonlyArray<readonly [ScheduleRow, ScheduleRow]>): void {
+  private write(writes: readonly Write[]): void {
+    const inserts: StoredRow[] = []
+    const updates: Array<readonly [StoredRow, StoredRow]> = []
+    const finished = new Map<number, string[]>()
+    for (const { before, change, now } of writes) {
+      const { row, events } = change
+      const stored = before && this.storedOf(before)
+      const first = events.length > 0 ? this.seqs.take(events.length) : 0
+      const lines = events.map((event, i) => lineOf(first + i, now, event))
+      const eventLines = appended(stored?.eventLines ?? "", lines)
+      const eventSeq = events.length > 0 ? first + events.length - 1 : (stored?.eventSeq ?? null)
+      const was = stored?.finishedAt ?? null
+      const is = change.removed ? null : row.finishedAt
+      if (was !== is && was !== null) this.journal.drop(was, row.id)
+      if (was !== is && is !== null) finished.set(is, [...(finished.get(is) ?? []), row.id])
+      this.ledger.release(row.id)
+      if (change.removed) {
+        this.exec("DELETE FROM schedules WHERE id = ?", row.id)
+        this.feed.remember(row.id, eventLines, eventSeq as number)
+      } else {
+        const after: StoredRow = { ...row, eventLines, eventSeq, writtenSeq: this.ledger.seq }
+        if (stored) updates.push([stored, after])
+        else inserts.push(after)
+      }
+    }
+    for (const row of inserts) this.put(row)
+    this.updateMany(updates)
+    for (const [at, ids] of finished) this.journal.add(at, ids)
+  }
+
+  /**
+   * Writes the changed columns of each (stored, after) pair; the rows that change the same columns
+   * share a statement (one per MAX_BINDINGS values), their values as a VALUES list.
+   */
+  private updateMany(pairs: ReadonlyArray<readonly [StoredRow, StoredRow]>): void {
     // Per row only a mask of its changed fields and its values, pushed flat: no string, object or array per row.
     const groups = new Map<number, { fields: Field[]; values: SqlStorageValue[] }>()
     for (const [before, after] of pairs) {
@@ -206,7 +233,7 @@ export class ScheduleStore {
         groups.set(mask, group)
       }
       group.values.push(before.id)
-      for (const field of group.fields) group.values.push(after[field])
+      for (const field of group.fields) group.values.push(after[field] as SqlStorageValue)
     }
     for (const [mask, { fields, values }] of groups) {
       const width = fields.length + 1
@@ -232,51 +259,81 @@ export class ScheduleStore {
     }
   }
 
-  put(row: ScheduleRow): void {
-    this.exec(PUT, row.id, ...FIELDS.map((field) => row[field]))
+  /** Inserts (or overwrites) a whole row; a row that is not a StoredRow starts with no events. */
+  put(row: ScheduleRow | StoredRow): void {
+    const stored: StoredRow = { eventLines: "", eventSeq: null, writtenSeq: this.ledger.seq, ...row }
+    this.exec(PUT, row.id, ...FIELDS.map((field) => stored[field] as SqlStorageValue))
   }
 
-  append(events: readonly EventDraft[], now: number): void {
-    this.log.append(events, now)
+  /** The number the next batch of claims gets, for its tokens (ledger.ts). */
+  nextClaim(): number {
+    return this.ledger.next()
   }
 
-  /** Up to `limit` rows eligible at `now`, in due order, through the partial (eligible_at, id) index. */
+  /** Records a batch's claims (one row); call inside the claim's transaction, with `seq` from nextClaim(). */
+  claim(seq: number, now: number, entries: readonly ClaimEntry[]): void {
+    this.ledger.open(seq, now, entries)
+  }
+
+  /**
+   * Up to `limit` rows eligible at `now`, in due order, through the partial (eligible_at, id) index. Rows
+   * a batch claimed are still in it at their old place: the query reads past them, at most one row each.
+   */
   selectDue(now: number, limit: number): ScheduleRow[] {
-    return this.rows(
-      `SELECT ${COLUMNS} FROM schedules WHERE state = 'scheduled' AND eligible_at <= ? ORDER BY eligible_at, id LIMIT ?`,
+    const over = this.ledger.size
+    const rows = this.rows(
+      `SELECT ${LIGHT} FROM schedules WHERE state = 'scheduled' AND eligible_at <= ? ORDER BY eligible_at, id LIMIT ?`,
       now,
-      limit,
+      limit + over,
     )
+    if (over === 0) return rows
+    return rows
+      .filter((row) => eligibleAt(row) <= now)
+      .sort(byEligible)
+      .slice(0, limit)
   }
 
-  /** The smallest eligible_at of any scheduled row: when the alarm must fire next. */
+  /** The smallest eligible_at of any scheduled row, a claim's lease included: when the alarm must fire next. */
   nextEligibleAt(): number | undefined {
-    const [row] = this.exec<{ eligible_at: number }>(
-      "SELECT eligible_at FROM schedules WHERE state = 'scheduled' ORDER BY eligible_at, id LIMIT 1",
+    const over = this.ledger.size
+    if (over === 0) {
+      const [row] = this.exec<{ eligible_at: number }>(
+        "SELECT eligible_at FROM schedules WHERE state = 'scheduled' ORDER BY eligible_at, id LIMIT 1",
+      )
+      return row?.eligible_at
+    }
+    // A claim only moves its row later: the earliest is among the first `over + 1` in stored order.
+    const rows = this.rows(
+      `SELECT ${LIGHT} FROM schedules WHERE state = 'scheduled' ORDER BY eligible_at, id LIMIT ?`,
+      over + 1,
     )
-    return row?.eligible_at
+    return rows.length === 0 ? undefined : Math.min(...rows.map(eligibleAt))
   }
 
-  /** The earliest finish time of a finished row (null: none), through the partial finished index, read once. */
+  /**
+   * Scheduled rows eligible before `before`, a claim's lease included: how many (of the first `max`
+   * through the due index, and the rows a claim lies over) and the one eligible longest ago.
+   */
+  overdue(before: number, max: number): { count: number; oldest: ScheduleRow | undefined } {
+    const rows = this.rows(
+      `SELECT ${LIGHT} FROM schedules WHERE state = 'scheduled' AND eligible_at < ? ORDER BY eligible_at, id LIMIT ?`,
+      before,
+      max + this.ledger.size,
+    )
+    const overdue = rows.filter((row) => eligibleAt(row) < before).sort(byEligible)
+    return { count: Math.min(max, overdue.length), oldest: overdue[0] }
+  }
+
+  /** The earliest finish time of a finished row (null: none), through the retention journal, read once. */
   firstFinishedAt(): number | null {
-    if (this.earliestFinish === undefined) {
-      const [row] = this.exec<{ finished_at: number }>(
-        "SELECT finished_at FROM schedules WHERE state != 'scheduled' ORDER BY finished_at, id LIMIT 1",
-      )
-      this.earliestFinish = row?.finished_at ?? null
-    }
-    return this.earliestFinish
+    return this.journal.first()
   }
 
   /** Deletes at most `limit` finished rows that finished at or before `before`, oldest first; answers how many. */
   deleteFinished(before: number, limit: number): number {
-    this.earliestFinish = undefined
-    return this.exec(
-      `DELETE FROM schedules WHERE id IN (SELECT id FROM schedules WHERE state != 'scheduled' AND finished_at <= ?
-         ORDER BY finished_at, id LIMIT ?) RETURNING id`,
-      before,
-      limit,
-    ).length
+    const gone = this.journal.sweep(before, limit)
+    for (const id of gone) this.ledger.release(id)
+    return gone.length
   }
 
   /** True when the stream holds no schedule at all, in any state. */
@@ -286,11 +343,11 @@ export class ScheduleStore {
 
   list(options: { state?: ScheduleState; limit: number; cursor?: string }): ScheduleRow[] {
     const { clause, bindings } = where({ "state = ?": options.state, "id > ?": options.cursor })
-    return this.rows(`SELECT ${COLUMNS} FROM schedules ${clause} ORDER BY id LIMIT ?`, ...bindings, options.limit)
+    return this.rows(`SELECT ${LIGHT} FROM schedules ${clause} ORDER BY id LIMIT ?`, ...bindings, options.limit)
   }
 
   events(options: { scheduleId?: string; limit: number; before?: number }): ScheduleEvent[] {
-    return this.log.read(options)
+    return this.feed.read(options)
   }
 }
 
@@ -300,41 +357,5 @@ function where(conditions: Record<string, SqlStorageValue | undefined>) {
   return {
     clause: given.length ? `WHERE ${given.map(([condition]) => condition).join(" AND ")}` : "",
     bindings: given.map(([, value]) => value as SqlStorageValue),
-  }
-}
-
-const pointUpdate = (fields: readonly Field[]) =>
-  `UPDATE schedules SET ${fields.map((field) => `${COLUMN_OF[field]} = ?`).join(", ")} WHERE id = ?`
-
-const valuesUpdate = (fields: readonly Field[], rows: number) =>
-  `UPDATE schedules SET ${fields.map((field, i) => `${COLUMN_OF[field]} = v.column${i + 2}`).join(", ")}
-   FROM (VALUES ${Array.from({ length: rows }, () => `(${["?", ...fields.map(() => "?")].join(", ")})`).join(", ")}) AS v
-   WHERE schedules.id = v.column1`
-
-// A literal over COLUMNS' order, not built from COLUMN_OF: it runs for every row a tick reads, twice per delivery.
-function rowOf(v: SqlStorageValue[]): ScheduleRow {
-  return {
-    id: v[0] as string,
-    consumer: v[1] as string,
-    kind: v[2] as ScheduleRow["kind"],
-    atMs: v[3] as number | null,
-    intervalMs: v[4] as number | null,
-    cron: v[5] as string | null,
-    timezone: v[6] as string | null,
-    payload: v[7] as string,
-    maxAttempts: v[8] as number | null,
-    state: v[9] as ScheduleState,
-    occurrence: v[10] as number,
-    nextAt: v[11] as number,
-    cadenceAt: v[12] as number,
-    retryAt: v[13] as number | null,
-    claimUntil: v[14] as number | null,
-    claimToken: v[15] as string | null,
-    attempts: v[16] as number,
-    lastError: v[17] as string | null,
-    createdAt: v[18] as number,
-    updatedAt: v[19] as number,
-    finishedAt: v[20] as number | null,
-    incarnation: v[21] as number | null,
   }
 }

@@ -1,12 +1,13 @@
 import type { ScheduleState } from "../client/contract.ts"
 import { LATE_THRESHOLD_MS } from "../client/events.ts"
 import type { StreamSummary } from "../client/view.ts"
+import { eligibleAt } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** A summary reads at most this many rows (plus one index row): its counts say "at least" beyond it. */
 export const SUMMARY_ROWS_MAX = 10_000
 
-/** Reads a stream's summary: one bounded scan for the counts, two reads of the due index for what is overdue. */
+/** Reads a stream's summary: one bounded scan for the counts, reads of the due index for what is overdue (claims in flight are not). */
 export function summarize(store: ScheduleStore, stream: string, now: number): StreamSummary {
   const counts: Record<ScheduleState, number> = { scheduled: 0, completed: 0, cancelled: 0, failed: 0 }
   let retrying = 0
@@ -22,17 +23,8 @@ export function summarize(store: ScheduleStore, stream: string, now: number): St
     total += row.n
   }
   const overdueBefore = now - LATE_THRESHOLD_MS
-  const [oldest] = store.exec<{ id: string; eligible_at: number }>(
-    "SELECT id, eligible_at FROM schedules WHERE state = 'scheduled' AND eligible_at < ? ORDER BY eligible_at, id LIMIT 1",
-    overdueBefore,
-  )
-  const overdue = oldest
-    ? (store.exec<{ n: number }>(
-        "SELECT count(*) AS n FROM (SELECT 1 FROM schedules WHERE state = 'scheduled' AND eligible_at < ? LIMIT ?)",
-        overdueBefore,
-        SUMMARY_ROWS_MAX,
-      )[0]?.n ?? 0)
-    : 0
+  const { count: overdue, oldest } = store.overdue(overdueBefore, SUMMARY_ROWS_MAX)
+  const dueAt = oldest && eligibleAt(oldest)
   return {
     stream,
     now,
@@ -40,6 +32,6 @@ export function summarize(store: ScheduleStore, stream: string, now: number): St
     retrying,
     partial: total > SUMMARY_ROWS_MAX,
     overdue,
-    oldestOverdue: oldest ? { id: oldest.id, dueAt: oldest.eligible_at, lagMs: now - oldest.eligible_at } : null,
+    oldestOverdue: oldest && dueAt !== undefined ? { id: oldest.id, dueAt, lagMs: now - dueAt } : null,
   }
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest"
+import type { EventDraft } from "../../src/infra/schedules/client/events.ts"
+import { EVENTS_PER_SCHEDULE } from "../../src/infra/schedules/index.ts"
+import { eventOf, lineOf } from "../../src/infra/schedules/stream/event-line.ts"
+import { appended } from "../../src/infra/schedules/stream/row-events.ts"
+
+const AT = Date.UTC(2100, 0, 4, 8, 0)
+const fired = (data: Record<string, unknown>): EventDraft => ({ type: "schedule/fired", scheduleId: "s", data })
+
+describe("an event as a line of its schedule's row", () => {
+  it("reads back every event as it was written, a delivery's short and positional", () => {
+    const events: EventDraft[] = [
+      fired({ occurrence: 7, attempt: 2, lateByMs: 1_500, nextAt: AT + 3_600_000, state: "scheduled" }),
+      fired({ occurrence: 1, attempt: 1, lateByMs: 0, nextAt: AT - 5, state: "completed" }),
+      { type: "schedule/late", scheduleId: "s", data: { occurrence: 7, lateByMs: 1_500 } },
+      {
+        type: "schedule/failed",
+        scheduleId: "s",
+        data: { occurrence: 3, attempts: 1, retryAt: AT + 1_000, reason: "no\nluck" },
+      },
+      { type: "schedule/set", scheduleId: "s", data: { cause: "created", timing: { kind: "every", everyMs: 1_000 } } },
+      // Another shape than the short form knows: written whole.
+      fired({ occurrence: 1, attempt: 1, lateByMs: 0, nextAt: AT, state: "scheduled", extra: true }),
+    ]
+    events.forEach((event, i) => {
+      const line = lineOf(100 + i, AT, event)
+      expect(line).not.toContain("\n")
+      expect(eventOf("s", line)).toEqual({ seq: 100 + i, at: AT, scheduleId: "s", type: event.type, data: event.data })
+    })
+    expect(lineOf(100, AT, events[0] as EventDraft)).toBe(`[100,${AT},"f",7,2,1500,3600000,0]`)
+  })
+
+  it("keeps a busy recurring schedule's newest events within the part of its row SQLite keeps in the page", () => {
+    let lines = ""
+    for (let n = 1; n <= 1_000; n++) {
+      const at = AT + n * 1_000
+      const event = fired({ occurrence: n, attempt: 1, lateByMs: 12, nextAt: at + 1_000, state: "scheduled" })
+      lines = appended(lines, [lineOf(3_000_000 + n, at, event)])
+    }
+    expect(lines.split("\n")).toHaveLength(EVENTS_PER_SCHEDULE)
+    // A WITHOUT ROWID row past about 1 KB spills to overflow pages: the events leave room for the rest of the row.
+    expect(lines.length).toBeLessThan(600)
+  })
+})
