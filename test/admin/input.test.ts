@@ -252,3 +252,29 @@ describe("a PUT validates its definition once", () => {
     expect((await snapshot()).objects).not.toContain(objectIdOf(fresh))
   })
 })
+
+describe("a refusal's detail says what the field must be", () => {
+  it.each([
+    ["/admin/streams?limit=0", "limit: must be >= 1"],
+    ["/admin/streams?limit=5000", "limit: must be <= 500"],
+    ["/admin/streams?limit=1.5", "limit: must be of type int"],
+    [
+      `/admin/streams/${STREAM}/schedules?state=sleeping`,
+      "state: must be one of scheduled, completed, cancelled, failed",
+    ],
+    [`/admin/jobs/${JOB}/history?days=31`, "days: must be <= 30"],
+  ])("GET %s: %s", async (path, detail) => {
+    const res = await adminFetch(path)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ detail })
+  })
+
+  it("a PUT body with a field the definition does not have names it", async () => {
+    const res = await adminFetch(`/admin/streams/${STREAM}/schedules/${ID}`, {
+      method: "PUT",
+      body: JSON.stringify({ consumer: "test.scripted", every: "1 day", colour: "red" }),
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ field: "colour", detail: "colour: is not a known field" })
+  })
+})

@@ -1,12 +1,12 @@
 import { sValidator } from "@hono/standard-validator"
 import type { StandardSchemaV1 } from "@standard-schema/spec"
 import type { ValidationTargets } from "hono"
-import { en } from "zod/locales"
 import { config } from "zod/mini"
 import { invalid, problem } from "./problem.ts"
+import { refusal } from "./refusal.ts"
 
-// zod/mini ships without messages; a refusal's detail names the rule in English ("Too small: expected number to be >=1").
-config(en())
+// zod/mini ships without messages; a refusal's detail says what the field must be ("must be at least 1").
+config({ localeError: refusal })
 
 /**
  * Hono middleware that validates one part of a request (`json`, `query`, `param`, ...) with a Standard
