@@ -11,21 +11,18 @@ export * from "./portable.ts"
 export type {
   Claim,
   DeliveryResult,
+  NudgeReport,
   SettledAnswer,
   SettlingAnswer,
   StreamEventMap,
   StreamListeners,
+  StreamRpc,
   TickReport,
+  UpsertOptions,
 } from "./schedules/index.ts"
 // A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
 export * as Schedules from "./schedules/public-worker.ts"
-export {
-  type NudgeReport,
-  ScheduleStream,
-  type ScheduleStreamClass,
-  type StreamOptions,
-  type UpsertOptions,
-} from "./schedules/stream/stream.ts"
+export { ScheduleStream, type ScheduleStreamClass, type StreamOptions } from "./schedules/stream/stream.ts"
 
 // On a Worker, job runs and deliveries are spans of the invocation's trace (wrangler.toml enables traces).
 useTracer(workersTracer())

@@ -13,8 +13,8 @@ export { describeError, type LogFields, type Logger } from "./log.ts"
 export { ONCE_RETENTION_MS, type OnceResult, type OnceStatement } from "./once.ts"
 export * as Retry from "./retry.ts"
 // Contract types schedules/index.ts does not list yet; the stream's RPC names them.
-export type { EventsOptions, ListOptions, ScheduleField, Timing } from "./schedules/client/contract.ts"
-export type { DeliveryPoint, HistoryRange, StreamHistory } from "./schedules/client/history.ts"
+export type { EventsOptions, ListOptions, ScheduleField, Timing } from "./schedules/contract/definition.ts"
+export type { DeliveryPoint, HistoryRange, StreamHistory } from "./schedules/contract/history.ts"
 export {
   type Consumer,
   type ConsumerDefinition,

@@ -3,18 +3,18 @@ import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import {
-  RECORD_RETRY_MS,
-  RECORD_SLACK_MS,
-  RETRY_META_KEY,
-  worthRecording,
-} from "../../src/infra/schedules/directory/recorder.ts"
-import {
   alarmWatchdog,
   FAILED_NUDGE_RECHECK_MS,
   NUDGE_DEADLINE_MS,
   STALE_AFTER_MS,
   WATCHDOG_BATCH,
 } from "../../src/infra/schedules/directory/watchdog.ts"
+import {
+  RECORD_RETRY_MS,
+  RECORD_SLACK_MS,
+  RETRY_META_KEY,
+  worthRecording,
+} from "../../src/infra/schedules/stream/directory-recorder.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"

@@ -4,7 +4,6 @@ export {
   ScheduleStateError,
   type StreamClient,
   type StreamOptions as StreamClientOptions,
-  type StreamRpc,
   StreamUnavailableError,
   streamRpc,
 } from "./client/client.ts"
@@ -15,8 +14,8 @@ export type {
   Delivery,
   DeliveryContext,
   Outcome,
-} from "./client/consumer.ts"
-export { ConsumerDefinitionError, registry as consumerRegistry } from "./client/consumer.ts"
+} from "./contract/consumer.ts"
+export { ConsumerDefinitionError, registry as consumerRegistry } from "./contract/consumer.ts"
 export {
   DEFAULT_RETENTION_MS,
   type Json,
@@ -32,11 +31,12 @@ export {
   type ScheduleState,
   STATES,
   validateDefinition,
-} from "./client/contract.ts"
-export type { ScheduleEvent } from "./client/events.ts"
-export { EVENTS_PER_SCHEDULE, LATE_THRESHOLD_MS, REMOVALS_KEPT } from "./client/events.ts"
-export type { Reply, ReplyError } from "./client/reply.ts"
-export type { ScheduleView, StreamSummary } from "./client/view.ts"
+} from "./contract/definition.ts"
+export type { Reply, ReplyError } from "./contract/reply.ts"
+export type { NudgeReport, StreamRpc, UpsertOptions } from "./contract/rpc.ts"
+export type { ScheduleEvent } from "./contract/schedule-events.ts"
+export { EVENTS_PER_SCHEDULE, LATE_THRESHOLD_MS, REMOVALS_KEPT } from "./contract/schedule-events.ts"
+export type { ScheduleView, StreamSummary } from "./contract/view.ts"
 export type { WatchSummary } from "./directory/watch-summary.ts"
 export * as Schedules from "./public.ts"
 export type {

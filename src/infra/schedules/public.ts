@@ -18,11 +18,11 @@
  */
 
 export { stream } from "./client/client.ts"
-export { consumer, retry, terminal } from "./client/consumer.ts"
 export {
   type WorkflowConsumerDefinition,
   type WorkflowParams,
   workflow,
   workflowInstanceId,
 } from "./client/workflow.ts"
+export { consumer, retry, terminal } from "./contract/consumer.ts"
 export { alarmWatchdog as watchdog } from "./directory/watchdog.ts"

@@ -1,6 +1,5 @@
 import type { Duration } from "../../duration.ts"
 import type { StreamNamespace } from "../../env.ts"
-import type { ScheduleStream } from "../stream/stream.ts"
 import {
   assertName,
   encodePayload,
@@ -9,10 +8,11 @@ import {
   ScheduleDefinitionError,
   type ScheduleState,
   validateRetention,
-} from "./contract.ts"
-import type { ScheduleEvent } from "./events.ts"
-import type { Reply, ReplyError } from "./reply.ts"
-import type { ScheduleView } from "./view.ts"
+} from "../contract/definition.ts"
+import type { Reply, ReplyError } from "../contract/reply.ts"
+import type { StreamRpc } from "../contract/rpc.ts"
+import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { ScheduleView } from "../contract/view.ts"
 
 /** The stream holds no schedule of that id (get, cancel, resume, trigger, remove). */
 export class ScheduleNotFoundError extends Error {
@@ -86,12 +86,6 @@ export interface StreamClient {
    */
   events(options?: { scheduleId?: string; limit?: number; before?: number }): Promise<ScheduleEvent[]>
 }
-
-// The methods as the class declares them: deriving the stub's RPC types is too deep for tsc.
-export type StreamRpc = Pick<
-  ScheduleStream,
-  "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "remove" | "events" | "summary" | "history"
->
 
 /** How `Schedules.stream` reaches a stream: how long it keeps finished schedules. */
 export interface StreamOptions {

@@ -3,7 +3,7 @@ import { MINUTE_MS } from "../../duration.ts"
 import { type SlotwiseEnv, slotwiseEnv } from "../../env.ts"
 import { Jobs } from "../../jobs/index.ts"
 import { describeError } from "../../log.ts"
-import type { ScheduleStream } from "../stream/stream.ts"
+import type { StreamRpc } from "../contract/rpc.ts"
 import { recordNextEligible, staleStreams } from "./directory.ts"
 import type { WatchSummary } from "./watch-summary.ts"
 
@@ -31,7 +31,7 @@ export interface WatchReport {
   mostOverdue: WatchSummary["mostOverdue"]
 }
 
-type Nudgeable = Pick<ScheduleStream, "nudge">
+type Nudgeable = Pick<StreamRpc, "nudge">
 
 /**
  * Finds at most WATCHDOG_BATCH streams whose recorded alarm is long past and nudges each, six

@@ -1,8 +1,8 @@
 import { durableDelay } from "../../backoff.ts"
 import { parseCron } from "../../cron.ts"
-import type { Delivery } from "../client/consumer.ts"
-import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "../client/contract.ts"
-import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "../client/events.ts"
+import type { Delivery } from "../contract/consumer.ts"
+import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "../contract/definition.ts"
+import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "../contract/schedule-events.ts"
 import { idempotencyKey } from "./idempotency-key.ts"
 import { eligibleAt, isRecurring, type ScheduleRow, specOf, timingColumns } from "./row.ts"
 

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers"
 import { type SlotwiseEnv, workerEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
-import { type Consumer, type ConsumerRegistry, registry } from "../client/consumer.ts"
+import { type Consumer, type ConsumerRegistry, registry } from "../contract/consumer.ts"
 import {
   checkDefinition,
   type EventsOptions,
@@ -13,17 +13,19 @@ import {
   validateEventsOptions,
   validateListOptions,
   validateRetention,
-} from "../client/contract.ts"
-import type { ScheduleEvent } from "../client/events.ts"
-import { ok, type Reply, refuse } from "../client/reply.ts"
-import { type ScheduleView, type StreamSummary, viewOf } from "../client/view.ts"
-import { AlarmRecorder } from "../directory/recorder.ts"
+} from "../contract/definition.ts"
+import type { HistoryRange, StreamHistory } from "../contract/history.ts"
+import { ok, type Reply, refuse } from "../contract/reply.ts"
+import type { NudgeReport, StreamRpc, UpsertOptions } from "../contract/rpc.ts"
+import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { ScheduleView, StreamSummary } from "../contract/view.ts"
 import * as core from "./core.ts"
+import { AlarmRecorder } from "./directory-recorder.ts"
 import { StreamEmitter, type StreamListeners } from "./event-map.ts"
 import { newIncarnation } from "./idempotency-key.ts"
 import { Retention } from "./retention.ts"
-import { type HistoryRange, HOUR_MS, MINUTE_MS, type StreamHistory } from "./rollup.ts"
-import type { ScheduleRow } from "./row.ts"
+import { HOUR_MS, MINUTE_MS } from "./rollup.ts"
+import { type ScheduleRow, viewOf } from "./row.ts"
 import { seamsOf } from "./seams.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { summarize } from "./summary.ts"
@@ -32,22 +34,6 @@ import { summed } from "./tick-report.ts"
 
 /** How long one alarm goes on delivering a backlog before it hands over to the next alarm. */
 export const ALARM_WORK_MS = 5_000
-
-/** What a nudge did: ticked (something was overdue) or only re-armed. */
-export interface NudgeReport {
-  ticked: boolean
-  alarm: number | null
-  delivered: number
-  error: string | null
-}
-
-/** An upsert's options: the stream's retention window as its caller declares it. */
-export interface UpsertOptions {
-  /** Milliseconds finished schedules are kept (0: none); unset leaves the stream's window as it is. */
-  retentionMs?: number
-  /** A day the definition's cron names, as the caller's checkDefinition found it: verified, not searched again. */
-  firesOn?: number
-}
 
 /** What a Worker builds its ScheduleStream class with. */
 export interface StreamOptions {
@@ -68,7 +54,7 @@ export interface StreamOptions {
  * claim.ts, the settlement in settlement.ts, the alarm in alarm.ts. Built with its consumers by
  * `Schedules.durableObject`.
  */
-export class ScheduleStream extends DurableObject<SlotwiseEnv> {
+export class ScheduleStream extends DurableObject<SlotwiseEnv> implements StreamRpc {
   /** @internal The stream's SQL; a test subclass may reach it. */
   protected readonly store: ScheduleStore
   /** @internal The delivery loop; a test subclass may reach it. */
