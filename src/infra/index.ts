@@ -20,9 +20,13 @@ export type {
   TickReport,
   UpsertOptions,
 } from "./schedules/index.ts"
+export {
+  ScheduleStream,
+  type ScheduleStreamClass,
+  type ScheduleStreamOptions,
+} from "./schedules/stream/schedule-stream.ts"
 // A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
-export * as Schedules from "./schedules/public-worker.ts"
-export { ScheduleStream, type ScheduleStreamClass, type StreamOptions } from "./schedules/stream/stream.ts"
+export * as Schedules from "./schedules/worker-namespace.ts"
 
 // On a Worker, job runs and deliveries are spans of the invocation's trace (wrangler.toml enables traces).
 useTracer(workersTracer())

@@ -1,7 +1,7 @@
 import { MAX_DURABLE_DELAY_MS } from "../backoff.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { staleStreams } from "../schedules/directory/directory.ts"
+import { staleStreams } from "../schedules/directory/stream-directory.ts"
 import { streamRpc } from "../schedules/index.ts"
 import type { HealthView } from "./answers.ts"
 

@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
 import { problem, validate } from "../http/index.ts"
 import { checkDefinition } from "../schedules/contract/definition.ts"
-import { isListed, streamsPage } from "../schedules/directory/directory.ts"
+import { isListed, streamsPage } from "../schedules/directory/stream-directory.ts"
 import { type ConsumerRegistry, LIST_DEFAULT, type Reply, type StreamRpc, streamRpc } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
 import {

@@ -3,10 +3,10 @@ export {
   ScheduleNotFoundError,
   ScheduleStateError,
   type StreamClient,
-  type StreamOptions as StreamClientOptions,
+  type StreamClientOptions,
   StreamUnavailableError,
   streamRpc,
-} from "./client/client.ts"
+} from "./client/stream-client.ts"
 export type {
   Consumer,
   ConsumerDefinition,
@@ -15,7 +15,7 @@ export type {
   DeliveryContext,
   Outcome,
 } from "./contract/consumer.ts"
-export { ConsumerDefinitionError, registry as consumerRegistry } from "./contract/consumer.ts"
+export { ConsumerDefinitionError, consumerRegistry } from "./contract/consumer.ts"
 export {
   DEFAULT_RETENTION_MS,
   type Json,
@@ -38,7 +38,7 @@ export type { ScheduleEvent } from "./contract/schedule-events.ts"
 export { EVENTS_PER_SCHEDULE, LATE_THRESHOLD_MS, REMOVALS_KEPT } from "./contract/schedule-events.ts"
 export type { ScheduleView, StreamSummary } from "./contract/view.ts"
 export type { WatchSummary } from "./directory/watch-summary.ts"
-export * as Schedules from "./public.ts"
+export * as Schedules from "./namespace.ts"
 export type {
   Claim,
   DeliveryResult,
@@ -48,7 +48,7 @@ export type {
   StreamListeners,
 } from "./stream/event-map.ts"
 // Types only: the class extends cloudflare:workers' DurableObject, which only the Worker entry loads.
-export type { ScheduleStream, StreamOptions } from "./stream/stream.ts"
+export type { ScheduleStream, ScheduleStreamOptions } from "./stream/schedule-stream.ts"
 export { SUMMARY_ROWS_MAX } from "./stream/summary.ts"
 export { BATCH_SIZE } from "./stream/tick.ts"
 export type { TickReport } from "./stream/tick-report.ts"

@@ -161,7 +161,7 @@ export interface ConsumerRegistry {
 }
 
 /** Consumers by name; a name declared twice throws, so a Worker with one fails at start-up. */
-export function registry(list: readonly Consumer[]): ConsumerRegistry {
+export function consumerRegistry(list: readonly Consumer[]): ConsumerRegistry {
   const byName = new Map<string, Consumer>()
   for (const item of list) {
     if (byName.has(item.name)) throw new ConsumerDefinitionError(`consumer "${item.name}" is declared twice`)

@@ -1,6 +1,6 @@
 import { MINUTE_MS } from "../../duration.ts"
 import { describeError, logLine } from "../../log.ts"
-import { forgetStream, recordNextEligible } from "../directory/directory.ts"
+import { forgetStream, recordNextEligible } from "../directory/stream-directory.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** A later alarm is recorded once it is this much past the recorded one; the watchdog waits longer. */

@@ -12,7 +12,7 @@ export interface DirectoryRecorder {
 export type FenceRow = (row: ScheduleRow | undefined, claim: Claim) => ScheduleRow | undefined
 
 /**
- * What only tests change in a stream (testing.ts): never part of StreamOptions, so no Worker can
+ * What only tests change in a stream (testing.ts): never part of ScheduleStreamOptions, so no Worker can
  * pass them. They travel beside the options object the class is built with.
  */
 export interface StreamSeams {

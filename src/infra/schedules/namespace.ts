@@ -17,7 +17,7 @@
  * ```
  */
 
-export { stream } from "./client/client.ts"
+export { stream } from "./client/stream-client.ts"
 export {
   type WorkflowConsumerDefinition,
   type WorkflowParams,
@@ -25,4 +25,4 @@ export {
   workflowInstanceId,
 } from "./client/workflow.ts"
 export { consumer, retry, terminal } from "./contract/consumer.ts"
-export { alarmWatchdog as watchdog } from "./directory/watchdog.ts"
+export { watchdog } from "./directory/watchdog.ts"

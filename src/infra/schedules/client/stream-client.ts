@@ -88,7 +88,7 @@ export interface StreamClient {
 }
 
 /** How `Schedules.stream` reaches a stream: how long it keeps finished schedules. */
-export interface StreamOptions {
+export interface StreamClientOptions {
   /**
    * How long finished schedules (completed, cancelled, failed) are kept after they finished:
    * default 7 days, 0 keeps none, at most 366 days. Sent with each upsert; the stream keeps the last.
@@ -110,7 +110,7 @@ export const streamRpc = (namespace: StreamNamespace, name: string) =>
  * await stream.upsert({ id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *" })
  * ```
  */
-export function stream(namespace: StreamNamespace, name: string, options: StreamOptions = {}): StreamClient {
+export function stream(namespace: StreamNamespace, name: string, options: StreamClientOptions = {}): StreamClient {
   if (namespace == null) {
     throw new StreamUnavailableError(
       "no SCHEDULES binding: schedule streams need a Durable Object each, so they run only on the Worker profile",

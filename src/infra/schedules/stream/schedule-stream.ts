@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers"
 import { type SlotwiseEnv, workerEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
-import { type Consumer, type ConsumerRegistry, registry } from "../contract/consumer.ts"
+import { type Consumer, type ConsumerRegistry, consumerRegistry } from "../contract/consumer.ts"
 import {
   checkDefinition,
   type EventsOptions,
@@ -36,7 +36,7 @@ import { summed } from "./tick-report.ts"
 export const ALARM_WORK_MS = 5_000
 
 /** What a Worker builds its ScheduleStream class with. */
-export interface StreamOptions {
+export interface ScheduleStreamOptions {
   /** Every consumer the Worker's schedules may name; a name declared twice fails at start-up. */
   consumers: readonly Consumer[]
   /**
@@ -51,7 +51,7 @@ export interface StreamOptions {
 /**
  * One stream of schedules: its SQLite holds the rows and events, its one alarm is the smallest
  * eligible_at. A thin shell: the rules live in core.ts, the SQL in store.ts, the claim in
- * claim.ts, the settlement in settlement.ts, the alarm in alarm.ts. Built with its consumers by
+ * delivery-claim.ts, the settlement in settlement.ts, the alarm in alarm.ts. Built with its consumers by
  * `Schedules.durableObject`.
  */
 export class ScheduleStream extends DurableObject<SlotwiseEnv> implements StreamRpc {
@@ -65,10 +65,10 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
   private readonly emitter: StreamEmitter
   private refusal: Error | undefined
 
-  constructor(ctx: DurableObjectState, env: SlotwiseEnv, options: StreamOptions) {
+  constructor(ctx: DurableObjectState, env: SlotwiseEnv, options: ScheduleStreamOptions) {
     super(ctx, env)
     const seams = seamsOf(options)
-    this.consumers = registry(options.consumers)
+    this.consumers = consumerRegistry(options.consumers)
     // Read at each call, so a faked Date (vitest's timers) is honoured too.
     this.clock = options.clock ?? (() => Date.now())
     this.emitter = new StreamEmitter(options.on)
@@ -344,9 +344,9 @@ export type ScheduleStreamClass = new (ctx: DurableObjectState, env: SlotwiseEnv
  * }) {}
  * ```
  */
-export function durableObject(options: StreamOptions): ScheduleStreamClass {
+export function durableObject(options: ScheduleStreamOptions): ScheduleStreamClass {
   // Built now, so a consumer name declared twice fails the Worker at start-up.
-  registry(options.consumers)
+  consumerRegistry(options.consumers)
   return class extends ScheduleStream {
     constructor(ctx: DurableObjectState, env: SlotwiseEnv) {
       super(ctx, env, options)
