@@ -51,7 +51,7 @@ const RULES: readonly Rule[] = [
   { bucket: "logging", name: /^sendPendingConsoleLogs$/ },
   { bucket: "logging", file: /\/vitest\/dist\/chunks\/console\./ },
   { bucket: "spans", file: /\/infra\/tracing\// },
-  { bucket: "deadline timers", file: /\/infra\/(deadline|schedules\/stream\/deadlines)\.ts$/ },
+  { bucket: "deadline timers", file: /\/infra\/deadline\.ts$/ },
   { bucket: "consumer", file: /\/scripts\/bench\/(consumers|record)\.ts$/ },
   { bucket: "re-arm", file: /\/schedules\/(stream\/(alarm|directory-recorder)\.ts|directory\/)/ },
   { bucket: "settlement", file: /\/schedules\/stream\/(settlement|result)\.ts$/ },

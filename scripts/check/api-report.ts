@@ -69,14 +69,14 @@ export const KNOWN_GAPS: readonly string[] = [
   'schedules/stream/schedule-stream.d.ts: Missing documentation for "resume".',
   'schedules/stream/schedule-stream.d.ts: Missing documentation for "trigger".',
   'schedules/stream/schedule-stream.d.ts: Missing documentation for "upsert".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "alarm".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "claimed".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "delivered".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "error".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "failed".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "now".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "rowsRead".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "rowsWritten".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "alarm".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "claimed".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "delivered".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "error".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "failed".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "now".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "rowsRead".',
+  'schedules/stream/event-map.d.ts: Missing documentation for "rowsWritten".',
 ]
 
 /**

@@ -46,9 +46,9 @@ export type {
   SettlingAnswer,
   StreamEventMap,
   StreamListeners,
+  TickReport,
 } from "./stream/event-map.ts"
 // Types only: the class extends cloudflare:workers' DurableObject, which only the Worker entry loads.
 export type { ScheduleStream, ScheduleStreamOptions } from "./stream/schedule-stream.ts"
 export { SUMMARY_ROWS_MAX } from "./stream/summary.ts"
 export { BATCH_SIZE } from "./stream/tick.ts"
-export type { TickReport } from "./stream/tick-report.ts"

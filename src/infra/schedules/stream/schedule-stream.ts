@@ -21,7 +21,7 @@ import type { ScheduleEvent } from "../contract/schedule-events.ts"
 import type { ScheduleView, StreamSummary } from "../contract/view.ts"
 import * as core from "./core.ts"
 import { AlarmRecorder } from "./directory-recorder.ts"
-import { StreamEmitter, type StreamListeners } from "./event-map.ts"
+import { StreamEmitter, type StreamListeners, summed, type TickReport } from "./event-map.ts"
 import { newIncarnation } from "./idempotency-key.ts"
 import { Retention } from "./retention.ts"
 import { HOUR_MS, MINUTE_MS } from "./rollup.ts"
@@ -29,8 +29,7 @@ import { type ScheduleRow, viewOf } from "./row.ts"
 import { seamsOf } from "./seams.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { summarize } from "./summary.ts"
-import { BATCH_SIZE, Ticker, type TickReport } from "./tick.ts"
-import { summed } from "./tick-report.ts"
+import { BATCH_SIZE, Ticker } from "./tick.ts"
 
 /** How long one alarm goes on delivering a backlog before it hands over to the next alarm. */
 export const ALARM_WORK_MS = 5_000
