@@ -8,18 +8,14 @@ import { useTracer } from "./tracing/index.ts"
 import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
+export type { Claim, DeliveryResult } from "./schedules/stream/core.ts"
 export type {
-  Claim,
-  DeliveryResult,
-  NudgeReport,
   SettledAnswer,
   SettlingAnswer,
   StreamEventMap,
   StreamListeners,
-  StreamRpc,
   TickReport,
-  UpsertOptions,
-} from "./schedules/index.ts"
+} from "./schedules/stream/event-map.ts"
 export {
   ScheduleStream,
   type ScheduleStreamClass,

@@ -1,7 +1,7 @@
 import { env, evictDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import { RECOVERY_FIRST_MS } from "../../src/infra/backoff.ts"
-import { EVENTS_PER_SCHEDULE } from "../../src/infra/schedules/index.ts"
+import { EVENTS_PER_SCHEDULE } from "../../src/infra/schedules/contract/schedule-events.ts"
 import * as core from "../../src/infra/schedules/stream/core.ts"
 import { RECORD_RETRY_MS } from "../../src/infra/schedules/stream/directory-recorder.ts"
 import { type ScheduleRow, specOf } from "../../src/infra/schedules/stream/row.ts"

@@ -2,9 +2,11 @@ import { type Context, Hono } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
 import { problem, validate } from "../http/index.ts"
-import { checkDefinition } from "../schedules/contract/definition.ts"
+import { streamRpc } from "../schedules/client/stream-client.ts"
+import type { ConsumerRegistry } from "../schedules/contract/consumer.ts"
+import { checkDefinition, LIST_DEFAULT } from "../schedules/contract/definition.ts"
 import { isListed, streamsPage } from "../schedules/directory/stream-directory.ts"
-import { type ConsumerRegistry, LIST_DEFAULT, type Reply, type StreamRpc, streamRpc } from "../schedules/index.ts"
+import type { Reply, StreamRpc } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
 import {
   eventsQuery,

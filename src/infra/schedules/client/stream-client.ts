@@ -6,12 +6,12 @@ import {
   type Json,
   type ScheduleDefinition,
   ScheduleDefinitionError,
-  type ScheduleState,
   validateRetention,
 } from "../contract/definition.ts"
 import type { Reply, ReplyError } from "../contract/reply.ts"
 import type { StreamRpc } from "../contract/rpc.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { ScheduleState } from "../contract/states.ts"
 import type { ScheduleView } from "../contract/view.ts"
 
 /** The stream holds no schedule of that id (get, cancel, resume, trigger, remove). */

@@ -1,4 +1,5 @@
-import type { Json, ScheduleState, Timing } from "./definition.ts"
+import type { Json, Timing } from "./definition.ts"
+import type { ScheduleState } from "./states.ts"
 
 /** A schedule as clients and the admin API see it; times are epoch milliseconds. */
 export interface ScheduleView {

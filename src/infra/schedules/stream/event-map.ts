@@ -1,8 +1,6 @@
 import { describeError, logLine } from "../../log.ts"
 import type { Claim, DeliveryResult } from "./core.ts"
 
-export type { Claim, DeliveryResult } from "./core.ts"
-
 /** One answer of a settlement: the claim it settles, the consumer's result, and the time it settles at. */
 export interface SettlingAnswer {
   claim: Claim

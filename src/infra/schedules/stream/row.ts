@@ -1,4 +1,5 @@
-import type { ScheduleSpec, ScheduleState, Timing } from "../contract/definition.ts"
+import type { ScheduleSpec, Timing } from "../contract/definition.ts"
+import type { ScheduleState } from "../contract/states.ts"
 import type { ScheduleView } from "../contract/view.ts"
 import { idempotencyKey } from "./idempotency-key.ts"
 

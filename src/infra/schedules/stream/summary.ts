@@ -1,5 +1,5 @@
-import type { ScheduleState } from "../contract/definition.ts"
 import { LATE_THRESHOLD_MS } from "../contract/schedule-events.ts"
+import type { ScheduleState } from "../contract/states.ts"
 import type { StreamSummary } from "../contract/view.ts"
 import { eligibleAt } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
