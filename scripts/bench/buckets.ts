@@ -54,7 +54,7 @@ const RULES: readonly Rule[] = [
   { bucket: "deadline timers", file: /\/infra\/deadline\.ts$/ },
   { bucket: "consumer", file: /\/scripts\/bench\/(consumers|record)\.ts$/ },
   { bucket: "re-arm", file: /\/schedules\/(stream\/(alarm|directory-recorder)\.ts|directory\/)/ },
-  { bucket: "settlement", file: /\/schedules\/stream\/(settlement|result)\.ts$/ },
+  { bucket: "settlement", file: /\/schedules\/stream\/settlement\.ts$/ },
   { bucket: "settlement", file: /\/schedules\/stream\/tick\.ts$/, name: /^(settle|afterSettling)$/ },
   { bucket: "select and claim", file: /\/schedules\/stream\/delivery-claim\.ts$/ },
   { bucket: "select and claim", file: /\/schedules\/stream\/tick\.ts$/, name: /claim/i },

@@ -8,7 +8,7 @@ import { useTracer } from "./tracing/index.ts"
 import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
-export type { Claim, DeliveryResult } from "./schedules/stream/core.ts"
+export type { Claim, DeliveryResult, Selection } from "./schedules/stream/core.ts"
 export type {
   SettledAnswer,
   SettlingAnswer,

@@ -3,13 +3,17 @@ import type { Claim, DeliveryResult } from "./core.ts"
 
 /** One answer of a settlement: the claim it settles, the consumer's result, and the time it settles at. */
 export interface SettlingAnswer {
+  /** The delivery claim the answer settles. */
   claim: Claim
+  /** What the consumer answered, or how its delivery failed. */
   result: DeliveryResult
+  /** When the settlement runs, in epoch milliseconds. */
   now: number
 }
 
 /** A settled answer; `stale` when the fence refused it (its lease ended or the row moved on) and it wrote nothing. */
 export interface SettledAnswer extends SettlingAnswer {
+  /** True when the fence refused the answer: it wrote nothing. */
   stale: boolean
 }
 
@@ -84,11 +88,15 @@ export class StreamEmitter {
 
 /** What one tick did: its counts, the alarm it left, and the rows it read and wrote. */
 export interface TickReport {
+  /** When the tick started, in epoch milliseconds. */
   now: number
+  /** Rows claimed for one attempt each. */
   claimed: number
+  /** Deliveries settled as delivered. */
   delivered: number
   /** Failed attempts that will be retried, and occurrences skipped by maxAttempts. */
   retried: number
+  /** Deliveries whose schedule is now failed (its attempts spent, or its consumer gone). */
   failed: number
   /** Results the settlement fence refused: they wrote nothing. */
   stale: number
@@ -96,9 +104,13 @@ export interface TickReport {
   inFlight: number
   /** Finished rows deleted because they fell out of the stream's retention window. */
   swept: number
+  /** The time the tick left the stream's alarm at, or null when nothing is due. */
   alarm: number | null
+  /** Why the tick failed, when it did: the stream then armed its recovery alarm. */
   error?: string
+  /** Rows the tick's SQL read, as the Durable Object bills them. */
   rowsRead: number
+  /** Rows the tick's SQL wrote, as the Durable Object bills them. */
   rowsWritten: number
 }
 

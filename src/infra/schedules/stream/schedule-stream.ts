@@ -111,6 +111,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     return this.migrate()
   }
 
+  /** Creates or replaces a schedule from an unchecked definition; refuses it as `invalid`, naming the field. */
   async upsert(stream: string, definition: unknown, options: UpsertOptions = {}): Promise<Reply<ScheduleView>> {
     const now = this.clock()
     const problem = this.check(stream)
@@ -143,6 +144,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     return ok(viewOf(stream, transition.row as NonNullable<typeof transition.row>))
   }
 
+  /** The schedule of that id, or `not_found`. */
   async get(stream: string, id: string): Promise<Reply<ScheduleView>> {
     const problem = this.check(stream) ?? this.checkId(id)
     if (problem) return problem
@@ -150,6 +152,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     return row ? ok(viewOf(stream, row)) : refuse("not_found", `no schedule "${id}" in stream "${stream}"`, "id")
   }
 
+  /** A page of the stream's schedules by id; `cursor` is null on the last page. */
   async list(
     stream: string,
     options: ListOptions = {},
@@ -167,14 +170,17 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     return ok({ schedules, cursor: rows.length === checked.limit ? (rows.at(-1)?.id ?? null) : null })
   }
 
+  /** Stops a scheduled or failed schedule; `conflict` when its state refuses it. */
   async cancel(stream: string, id: string): Promise<Reply<ScheduleView>> {
     return this.transition(stream, id, core.cancel)
   }
 
+  /** Starts a failed or cancelled schedule again at its current occurrence; `conflict` when its state refuses it. */
   async resume(stream: string, id: string): Promise<Reply<ScheduleView>> {
     return this.transition(stream, id, core.resume)
   }
 
+  /** Makes the current occurrence due now, its place on the cadence kept; `conflict` unless scheduled. */
   async trigger(stream: string, id: string): Promise<Reply<ScheduleView>> {
     return this.transition(stream, id, core.trigger)
   }
@@ -184,6 +190,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     return this.transition(stream, id, core.remove)
   }
 
+  /** The stream's event log, newest first, optionally of one schedule. */
   async events(stream: string, options: EventsOptions = {}): Promise<Reply<ScheduleEvent[]>> {
     const problem = this.check(stream)
     if (problem) return problem
