@@ -95,6 +95,41 @@ const structure = {
       to: { path: "^src/infra/node/(libsql|postgres)/", pathNot: "^src/infra/node/$1/" },
     },
     {
+      name: "no-sibling-folder-cycles-in-the-engine",
+      severity: "error",
+      comment:
+        "Two folders of src/infra import each other, directly or round a loop: move what both need into a folder below both (schedules/contract/ is that floor for client/, directory/ and stream/).",
+      // Folder scope: each folder's imports are its modules' imports that leave it; a file directly in a parent
+      // folder (src/infra/log.ts) is that parent, which imports nothing back, so shared files never close a loop.
+      scope: "folder",
+      from: { path: "^src/infra/" },
+      to: { circular: true },
+    },
+    {
+      name: "schedules-contract-imports-neither-side",
+      severity: "error",
+      comment:
+        "schedules/contract/ is what the client, the directory and the stream share (definitions, validation, states, events, replies, views, the consumer declaration, the stream's RPC): it imports none of them.",
+      from: { path: "^src/infra/schedules/contract/" },
+      to: { path: "^src/infra/schedules/(client/|stream/|directory/|[^/]+\\.ts$)" },
+    },
+    {
+      name: "schedules-client-and-directory-know-the-stream-by-its-rpc",
+      severity: "error",
+      comment:
+        "A caller's side and the directory reach a stream through contract/rpc.ts, never its class, and never each other.",
+      from: { path: "^src/infra/schedules/(client|directory)/" },
+      to: { path: "^src/infra/schedules/(client|stream|directory)/", pathNot: "^src/infra/schedules/$1/" },
+    },
+    {
+      name: "schedules-stream-never-imports-the-client",
+      severity: "error",
+      comment:
+        "The stream is the floor above the directory, not the caller's: what it shares with callers comes from contract/.",
+      from: { path: "^src/infra/schedules/stream/" },
+      to: { path: "^src/infra/schedules/client/" },
+    },
+    {
       name: "src-never-imports-tests-or-scripts",
       severity: "error",
       from: { path: "^src/" },

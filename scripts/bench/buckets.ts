@@ -51,16 +51,16 @@ const RULES: readonly Rule[] = [
   { bucket: "logging", name: /^sendPendingConsoleLogs$/ },
   { bucket: "logging", file: /\/vitest\/dist\/chunks\/console\./ },
   { bucket: "spans", file: /\/infra\/tracing\// },
-  { bucket: "deadline timers", file: /\/infra\/(deadline|schedules\/stream\/deadlines)\.ts$/ },
+  { bucket: "deadline timers", file: /\/infra\/deadline\.ts$/ },
   { bucket: "consumer", file: /\/scripts\/bench\/(consumers|record)\.ts$/ },
-  { bucket: "re-arm", file: /\/schedules\/(stream\/alarm\.ts|directory\/)/ },
-  { bucket: "settlement", file: /\/schedules\/stream\/(settlement|result)\.ts$/ },
+  { bucket: "re-arm", file: /\/schedules\/(stream\/(alarm|directory-recorder)\.ts|directory\/)/ },
+  { bucket: "settlement", file: /\/schedules\/stream\/settlement\.ts$/ },
   { bucket: "settlement", file: /\/schedules\/stream\/tick\.ts$/, name: /^(settle|afterSettling)$/ },
-  { bucket: "select and claim", file: /\/schedules\/stream\/claim\.ts$/ },
+  { bucket: "select and claim", file: /\/schedules\/stream\/delivery-claim\.ts$/ },
   { bucket: "select and claim", file: /\/schedules\/stream\/tick\.ts$/, name: /claim/i },
-  { bucket: "dispatch", file: /\/schedules\/(stream\/dispatch\.ts|client\/consumer\.ts)$/ },
+  { bucket: "dispatch", file: /\/schedules\/(stream\/dispatch\.ts|contract\/consumer\.ts)$/ },
   { bucket: "dispatch", file: /\/schedules\/stream\/tick\.ts$/, name: /deliver/i },
-  { bucket: "alarm entry", file: /\/schedules\/stream\/(tick|stream|retention)\.ts$/ },
+  { bucket: "alarm entry", file: /\/schedules\/stream\/(tick|schedule-stream|retention)\.ts$/ },
 ]
 
 /**

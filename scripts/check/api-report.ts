@@ -47,43 +47,6 @@ export const MESSAGES: IConfigFile["messages"] = {
 }
 
 /**
- * Messages the check lets through for now, each `<declaration file>: <message>`: the schedules/
- * folder's own, left to its layering (contract/, rpc.ts, the flattened Claim and ScheduleEvent).
- * The list only shrinks: a listed message that no longer occurs fails the check, so it is deleted.
- */
-export const KNOWN_GAPS: readonly string[] = [
-  'schedules/client/events.d.ts: The symbol "EventDraft" needs to be exported by the entry point index.d.ts',
-  'schedules/client/events.d.ts: The symbol "EventDraft" needs to be exported by the entry point portable.d.ts',
-  'schedules/stream/core.d.ts: Missing documentation for "Claim".',
-  'schedules/stream/core.d.ts: Missing documentation for "claimUntil".',
-  'schedules/stream/core.d.ts: Missing documentation for "token".',
-  'schedules/stream/core.d.ts: The symbol "Selection" needs to be exported by the entry point index.d.ts',
-  'schedules/stream/event-map.d.ts: Missing documentation for "claim".',
-  'schedules/stream/event-map.d.ts: Missing documentation for "now".',
-  'schedules/stream/event-map.d.ts: Missing documentation for "result".',
-  'schedules/stream/event-map.d.ts: Missing documentation for "stale".',
-  'schedules/stream/stream.d.ts: Missing documentation for "alarm".',
-  'schedules/stream/stream.d.ts: Missing documentation for "cancel".',
-  'schedules/stream/stream.d.ts: Missing documentation for "delivered".',
-  'schedules/stream/stream.d.ts: Missing documentation for "error".',
-  'schedules/stream/stream.d.ts: Missing documentation for "events".',
-  'schedules/stream/stream.d.ts: Missing documentation for "get".',
-  'schedules/stream/stream.d.ts: Missing documentation for "list".',
-  'schedules/stream/stream.d.ts: Missing documentation for "resume".',
-  'schedules/stream/stream.d.ts: Missing documentation for "ticked".',
-  'schedules/stream/stream.d.ts: Missing documentation for "trigger".',
-  'schedules/stream/stream.d.ts: Missing documentation for "upsert".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "alarm".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "claimed".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "delivered".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "error".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "failed".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "now".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "rowsRead".',
-  'schedules/stream/tick-report.d.ts: Missing documentation for "rowsWritten".',
-]
-
-/**
  * The names each of `declarations` (built entry files) exports, as the declarations they resolve to: a
  * type one entry names and another exports is reachable by the package's users, so not forgotten.
  */
@@ -127,10 +90,6 @@ export function exportedElsewhere(
   return entries.exported.has(local.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(local) : local)
 }
 
-/** A message as KNOWN_GAPS names it: its declaration file from the declarations' folder, and its text. */
-const gapOf = (message: ExtractorMessage, declarations: string) =>
-  `${path.relative(declarations, message.sourceFilePath ?? "")}: ${message.text}`
-
 function buildDeclarations(): string {
   // Inside the project, so the reports name the declarations by a path that does not change from run to run.
   const out = path.join(ROOT, "dist-api")
@@ -147,7 +106,6 @@ function buildDeclarations(): string {
 export function apiReports(mode: "check" | "update"): boolean {
   const declarations = buildDeclarations()
   const entries = exportedDeclarations(ENTRIES.map((entry) => path.join(declarations, entry.declaration)))
-  const gapsSeen = new Set<string>()
   let ok = true
   try {
     for (const entry of ENTRIES) {
@@ -193,11 +151,6 @@ export function apiReports(mode: "check" | "update"): boolean {
           if (message.messageId === "ae-forgotten-export" && exportedElsewhere(message, entries)) {
             message.logLevel = ExtractorLogLevel.None
           }
-          const gap = gapOf(message, declarations)
-          if (KNOWN_GAPS.includes(gap)) {
-            gapsSeen.add(gap)
-            message.logLevel = ExtractorLogLevel.None
-          }
         },
       })
       if (result.apiReportChanged && mode === "check") {
@@ -209,10 +162,6 @@ export function apiReports(mode: "check" | "update"): boolean {
         console.error(`${entry.name}: api-extractor failed (${result.errorCount} errors)`)
         ok = false
       }
-    }
-    for (const gap of KNOWN_GAPS.filter((gap) => !gapsSeen.has(gap))) {
-      console.error(`KNOWN_GAPS lists a message that no longer occurs, delete it: ${gap}`)
-      ok = false
     }
   } finally {
     rmSync(declarations, { recursive: true, force: true })

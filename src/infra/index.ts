@@ -8,24 +8,21 @@ import { useTracer } from "./tracing/index.ts"
 import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
+export type { Claim, DeliveryResult, Selection } from "./schedules/stream/core.ts"
 export type {
-  Claim,
-  DeliveryResult,
   SettledAnswer,
   SettlingAnswer,
   StreamEventMap,
   StreamListeners,
   TickReport,
-} from "./schedules/index.ts"
-// A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
-export * as Schedules from "./schedules/public-worker.ts"
+} from "./schedules/stream/event-map.ts"
 export {
-  type NudgeReport,
   ScheduleStream,
   type ScheduleStreamClass,
-  type StreamOptions,
-  type UpsertOptions,
-} from "./schedules/stream/stream.ts"
+  type ScheduleStreamOptions,
+} from "./schedules/stream/schedule-stream.ts"
+// A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
+export * as Schedules from "./schedules/worker-namespace.ts"
 
 // On a Worker, job runs and deliveries are spans of the invocation's trace (wrangler.toml enables traces).
 useTracer(workersTracer())

@@ -12,30 +12,5 @@ export * from "./jobs/index.ts"
 export { describeError, type LogFields, type Logger } from "./log.ts"
 export { ONCE_RETENTION_MS, type OnceResult, type OnceStatement } from "./once.ts"
 export * as Retry from "./retry.ts"
-// Contract types schedules/index.ts does not list yet; the stream's RPC names them.
-export type { EventsOptions, ListOptions, ScheduleField, Timing } from "./schedules/client/contract.ts"
-export type { DeliveryPoint, HistoryRange, StreamHistory } from "./schedules/client/history.ts"
-export {
-  type Consumer,
-  type ConsumerDefinition,
-  ConsumerDefinitionError,
-  type Delivery,
-  type DeliveryContext,
-  type Json,
-  type Outcome,
-  type Reply,
-  type ReplyError,
-  type ScheduleDefinition,
-  ScheduleDefinitionError,
-  type ScheduleEvent,
-  ScheduleNotFoundError,
-  type ScheduleState,
-  ScheduleStateError,
-  Schedules,
-  type ScheduleView,
-  type StreamClient,
-  type StreamClientOptions,
-  type StreamSummary,
-  StreamUnavailableError,
-} from "./schedules/index.ts"
+export * from "./schedules/index.ts"
 export { type AttributeValue, type Exception, type SpanLike, type Tracer, useTracer } from "./tracing/index.ts"

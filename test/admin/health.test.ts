@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest"
 import type { HealthView } from "../../src/infra/admin/answers.ts"
 import { HEALTH_STREAMS } from "../../src/infra/admin/retrying.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { alarmWatchdog } from "../../src/infra/schedules/directory/watchdog.ts"
+import { watchdog } from "../../src/infra/schedules/directory/watchdog.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
@@ -44,7 +44,7 @@ describe("GET /admin/health", () => {
   it("takes the heartbeat's last fire from the newest slot the leases record, alive within 2 minutes", async () => {
     const now = Date.now()
     await setLease("billing.close-expired-trials", minute(now) - 3 * 86_400_000)
-    await setLease(alarmWatchdog.name, minute(now) - MINUTE)
+    await setLease(watchdog.name, minute(now) - MINUTE)
     const view = await health()
     expect(view.heartbeat).toMatchObject({ status: "alive", lastFiredAt: minute(now) - MINUTE, missedSlot: null })
     expect(view.heartbeat.ageMs).toBeGreaterThanOrEqual(MINUTE)
@@ -55,7 +55,7 @@ describe("GET /admin/health", () => {
     const now = Date.now()
     const tomorrow = minute(now) + 86_400_000
     // The claim's referee a day ahead: a replica's run of tomorrow's slot is not refused.
-    const ran = await Jobs.run(alarmWatchdog, new Date(tomorrow), { env, now: () => tomorrow + 1_000 })
+    const ran = await Jobs.run(watchdog, new Date(tomorrow), { env, now: () => tomorrow + 1_000 })
     expect(ran.status).toBe("ran")
     const view = await health()
     expect(view.heartbeat).toMatchObject({ status: "ahead", aheadSlot: tomorrow })
@@ -64,7 +64,7 @@ describe("GET /admin/health", () => {
 
   it("says late, and not ok, once the every-minute jobs' next slot after the last fire went unclaimed", async () => {
     const lastFire = minute(Date.now()) - 5 * MINUTE
-    await setLease(alarmWatchdog.name, lastFire)
+    await setLease(watchdog.name, lastFire)
     const view = await health()
     expect(view.heartbeat).toMatchObject({ status: "late", lastFiredAt: lastFire, missedSlot: lastFire + MINUTE })
     expect(view.heartbeat.ageMs).toBeGreaterThan(2 * MINUTE)
@@ -88,12 +88,12 @@ describe("GET /admin/health", () => {
       ),
     )
     expect((await health()).watchdog).toMatchObject({
-      job: alarmWatchdog.name,
+      job: watchdog.name,
       declared: true,
       lastRun: null,
       summary: null,
     })
-    expect((await Jobs.run(alarmWatchdog, new Date(slot), { env })).status).toBe("ran")
+    expect((await Jobs.run(watchdog, new Date(slot), { env })).status).toBe("ran")
     const view = await health()
     expect(view.watchdog.summary).toEqual({
       overdue: 2,

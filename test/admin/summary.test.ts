@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest"
-import { SUMMARY_ROWS_MAX } from "../../src/infra/schedules/index.ts"
+import { SUMMARY_ROWS_MAX } from "../../src/infra/schedules/stream/summary.ts"
 import { resetConsumers, script, waiting } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
 import { openStream, SECOND, T0, type TestStream, until, value } from "../support/streams.ts"

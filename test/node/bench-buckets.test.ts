@@ -7,7 +7,7 @@ const tick = frame("tick", "src/infra/schedules/stream/tick.ts")
 describe("the profile's buckets (scripts/bench/buckets.ts)", () => {
   it("gives the SQL to the step that runs it: the claim's to the claim, the fence read's to the settlement", () => {
     const exec = frame("exec", "src/infra/schedules/stream/store.ts")
-    const claimDue = frame("claimDue", "src/infra/schedules/stream/claim.ts")
+    const claimDue = frame("claimDue", "src/infra/schedules/stream/delivery-claim.ts")
     const settleAll = frame("settleAll", "src/infra/schedules/stream/settlement.ts")
     expect(bucketOf([exec, frame("selectDue", "src/infra/schedules/stream/store.ts"), claimDue, tick])).toBe(
       "select and claim",
@@ -35,7 +35,7 @@ describe("the profile's buckets (scripts/bench/buckets.ts)", () => {
       nodes: [
         { id: 1, callFrame: frame("(root)"), children: [2, 4, 5] },
         { id: 2, callFrame: tick, children: [3] },
-        { id: 3, callFrame: frame("claimDue", "src/infra/schedules/stream/claim.ts") },
+        { id: 3, callFrame: frame("claimDue", "src/infra/schedules/stream/delivery-claim.ts") },
         { id: 4, callFrame: frame("(idle)") },
         { id: 5, callFrame: frame("(program)") },
       ],

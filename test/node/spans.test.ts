@@ -14,7 +14,7 @@ import { Container } from "../../src/infra/node/index.ts"
 import { createRuntime } from "../../src/infra/node/runtime.ts"
 import { unrecordedSpans } from "../../src/infra/node/unrecorded-spans.ts"
 import { Jobs } from "../../src/infra/portable.ts"
-import { consumer } from "../../src/infra/schedules/client/consumer.ts"
+import { consumer } from "../../src/infra/schedules/contract/consumer.ts"
 import { dispatch } from "../../src/infra/schedules/stream/dispatch.ts"
 import { migratedDatabase } from "./engines.ts"
 

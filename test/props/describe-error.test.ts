@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { describeError, logLine } from "../../src/infra/log.ts"
-import { consumer } from "../../src/infra/schedules/client/consumer.ts"
+import { consumer } from "../../src/infra/schedules/contract/consumer.ts"
 import { dispatch } from "../../src/infra/schedules/stream/dispatch.ts"
 import { exceptionOf } from "../../src/infra/tracing/tracer.ts"
 import { captureLogs } from "../support/logs.ts"

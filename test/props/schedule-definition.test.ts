@@ -7,7 +7,7 @@ import {
   ScheduleDefinitionError,
   type ScheduleField,
   validateDefinition,
-} from "../../src/infra/schedules/client/contract.ts"
+} from "../../src/infra/schedules/contract/definition.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { openStream, T0, type TestStream, value } from "../support/streams.ts"
 

@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
-import { claimDue } from "../../src/infra/schedules/stream/claim.ts"
 import * as core from "../../src/infra/schedules/stream/core.ts"
+import { claimDue } from "../../src/infra/schedules/stream/delivery-claim.ts"
 import { settleAll } from "../../src/infra/schedules/stream/settlement.ts"
 import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"
 import { resetConsumers, script, seen } from "../support/consumers.ts"

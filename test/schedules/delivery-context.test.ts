@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers"
 import { describe, expect, it } from "vitest"
-import { consumer } from "../../src/infra/schedules/client/consumer.ts"
+import { consumer } from "../../src/infra/schedules/contract/consumer.ts"
 import type { Delivery, DeliveryContext } from "../../src/infra/schedules/index.ts"
 import { DeliveryTimeoutError, dispatch } from "../../src/infra/schedules/stream/dispatch.ts"
 

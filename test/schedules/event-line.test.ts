@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import type { EventDraft } from "../../src/infra/schedules/client/events.ts"
-import { EVENTS_PER_SCHEDULE } from "../../src/infra/schedules/index.ts"
+import type { EventDraft } from "../../src/infra/schedules/contract/schedule-events.ts"
+import { EVENTS_PER_SCHEDULE } from "../../src/infra/schedules/contract/schedule-events.ts"
 import { eventOf, lineOf } from "../../src/infra/schedules/stream/event-line.ts"
 import { appended } from "../../src/infra/schedules/stream/row-events.ts"
 

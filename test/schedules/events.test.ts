@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Schedules } from "../../src/infra/index.ts"
-import type { StreamEventMap, StreamListeners } from "../../src/infra/schedules/index.ts"
+import type { StreamEventMap, StreamListeners } from "../../src/infra/schedules/stream/event-map.ts"
 import { consumers, resetConsumers, script, seen } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it, vi } from "vitest"
-import { BATCH_SIZE } from "../../src/infra/schedules/index.ts"
 import {
   bucketOf,
   HOUR_MS,
@@ -10,6 +9,7 @@ import {
   quantileOf,
   type Tally,
 } from "../../src/infra/schedules/stream/rollup.ts"
+import { BATCH_SIZE } from "../../src/infra/schedules/stream/tick.ts"
 import { resetConsumers, script } from "../support/consumers.ts"
 import { openStream, T0, type TestStream, value } from "../support/streams.ts"
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest"
-import { normalised } from "../../src/infra/schedules/stream/result.ts"
+import { normalised } from "../../src/infra/schedules/stream/settlement.ts"
 import { resetConsumers, script, seen } from "../support/consumers.ts"
 import { eventsOf, openStream, SECOND, storedRow, T0, value } from "../support/streams.ts"
 

@@ -1,7 +1,7 @@
 import { evictDurableObject } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import { MAX_RETENTION_MS, ScheduleDefinitionError } from "../../src/infra/schedules/client/contract.ts"
+import { MAX_RETENTION_MS, ScheduleDefinitionError } from "../../src/infra/schedules/contract/definition.ts"
 import { ScheduleStateError, Schedules } from "../../src/infra/schedules/index.ts"
 import { SWEEP_BATCH } from "../../src/infra/schedules/stream/retention.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"

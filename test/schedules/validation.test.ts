@@ -1,7 +1,7 @@
 import { listDurableObjectIds } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/client/contract.ts"
+import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/contract/definition.ts"
 import { type Json, ScheduleDefinitionError, Schedules } from "../../src/infra/schedules/index.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { cronSearches } from "../support/cron-searches.ts"

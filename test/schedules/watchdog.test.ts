@@ -3,18 +3,18 @@ import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import {
-  RECORD_RETRY_MS,
-  RECORD_SLACK_MS,
-  RETRY_META_KEY,
-  worthRecording,
-} from "../../src/infra/schedules/directory/recorder.ts"
-import {
-  alarmWatchdog,
   FAILED_NUDGE_RECHECK_MS,
   NUDGE_DEADLINE_MS,
   STALE_AFTER_MS,
   WATCHDOG_BATCH,
+  watchdog,
 } from "../../src/infra/schedules/directory/watchdog.ts"
+import {
+  RECORD_RETRY_MS,
+  RECORD_SLACK_MS,
+  RETRY_META_KEY,
+  worthRecording,
+} from "../../src/infra/schedules/stream/directory-recorder.ts"
 import { resetConsumers, script, seen, waiting } from "../support/consumers.ts"
 import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
@@ -30,7 +30,7 @@ beforeEach(async () => {
   // D1 is per test file; each test starts with an empty directory and a fresh watchdog lease.
   await env.DB.batch([
     env.DB.prepare("DELETE FROM schedule_streams"),
-    env.DB.prepare("DELETE FROM jobs_leases WHERE name = ?").bind(alarmWatchdog.name),
+    env.DB.prepare("DELETE FROM jobs_leases WHERE name = ?").bind(watchdog.name),
   ])
 })
 
@@ -70,7 +70,7 @@ async function runWatchdog(at: number, DB = env.DB) {
     },
   })
   // The claim's referee, the database's clock, stands at `at` too (the real one would refuse 2100's slot).
-  const result = await Jobs.run(alarmWatchdog, new Date(at), { env: { ...env, DB, SCHEDULES }, now: () => at })
+  const result = await Jobs.run(watchdog, new Date(at), { env: { ...env, DB, SCHEDULES }, now: () => at })
   return { result, asked, line: logs.of("schedules.watchdog").at(-1) }
 }
 
@@ -101,7 +101,7 @@ describe("the alarm watchdog", () => {
     const { result, asked, line } = await runWatchdog(slot)
     expect(result.status).toBe("ran")
     expect(asked).toEqual([lost.name])
-    expect(line).toMatchObject({ level: "warn", job: alarmWatchdog.name, stale: 1, nudged: 1, failed: 0 })
+    expect(line).toMatchObject({ level: "warn", job: watchdog.name, stale: 1, nudged: 1, failed: 0 })
     expect(seen.map(({ delivery }) => delivery)).toEqual([
       expect.objectContaining({ stream: lost.name, scheduleId: "every-10", occurrence: 1, attempt: 1 }),
     ])

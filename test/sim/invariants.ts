@@ -1,5 +1,5 @@
+import type { TickReport } from "../../src/infra/schedules/stream/event-map.ts"
 import { SWEEP_BATCH } from "../../src/infra/schedules/stream/retention.ts"
-import type { TickReport } from "../../src/infra/schedules/stream/tick.ts"
 import { BATCH_SIZE, UNDECLARED_CONSUMER_LEASE_MS } from "../../src/infra/schedules/stream/tick.ts"
 import { consumerNamed, type Seen } from "../support/consumers.ts"
 import type { Attempt, Model } from "./model.ts"

@@ -1,5 +1,5 @@
 import { parseCron } from "../../src/infra/cron.ts"
-import type { Reply } from "../../src/infra/schedules/client/reply.ts"
+import type { Reply } from "../../src/infra/schedules/contract/reply.ts"
 import type { Model } from "./model.ts"
 import { type Event, type Row, sameRow } from "./rows.ts"
 import { canonicalCron, type Step, stored } from "./steps.ts"

@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test"
-import type { StreamRpc } from "../../src/infra/schedules/client/client.ts"
-import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/client/contract.ts"
+import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/definition.ts"
+import type { StreamRpc } from "../../src/infra/schedules/contract/rpc.ts"
 import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
 import { MIGRATIONS } from "../../src/infra/schedules/stream/schema.ts"
 import {

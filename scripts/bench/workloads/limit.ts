@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test"
-import { type Claimed, claimDue } from "../../../src/infra/schedules/stream/claim.ts"
 import * as core from "../../../src/infra/schedules/stream/core.ts"
+import { type Claimed, claimDue } from "../../../src/infra/schedules/stream/delivery-claim.ts"
 import { ScheduleStore } from "../../../src/infra/schedules/stream/store.ts"
 import { fill } from "../fill.ts"
 import { figure, progress } from "../result.ts"

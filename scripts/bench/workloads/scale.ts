@@ -1,5 +1,5 @@
 import { runInDurableObject } from "cloudflare:test"
-import type { TickReport } from "../../../src/infra/schedules/index.ts"
+import type { TickReport } from "../../../src/infra/schedules/stream/event-map.ts"
 import { fill } from "../fill.ts"
 import { figure, progress } from "../result.ts"
 import { retire, streamStub } from "../systems.ts"

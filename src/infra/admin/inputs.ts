@@ -1,7 +1,8 @@
 import * as z from "zod/mini"
 import { JOB_NAME } from "../jobs/definition.ts"
 import { HISTORY_DAYS_MAX } from "../jobs/history.ts"
-import { LIST_MAX, MAX_PAYLOAD_BYTES, NAME, NAME_RULE, STATES } from "../schedules/index.ts"
+import { LIST_MAX, MAX_PAYLOAD_BYTES, NAME, NAME_RULE } from "../schedules/contract/definition.ts"
+import { STATES } from "../schedules/contract/states.ts"
 
 const name = z.string().check(z.regex(NAME, NAME_RULE))
 const limit = z.optional(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(LIST_MAX))))

@@ -1,8 +1,8 @@
 import { MAX_DURABLE_DELAY_MS } from "../backoff.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { staleStreams } from "../schedules/directory/directory.ts"
-import { streamRpc } from "../schedules/index.ts"
+import { streamRpc } from "../schedules/client/stream-client.ts"
+import { staleStreams } from "../schedules/directory/stream-directory.ts"
 import type { HealthView } from "./answers.ts"
 
 /** Health asks at most this many streams how many schedules they retry. */

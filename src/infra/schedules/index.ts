@@ -1,54 +1,35 @@
-export type { StreamNamespace } from "../env.ts"
+// The public names of durable schedules, each listed once; the entries pass them on with `export *`. The engine's own
+// parts (the consumer registry, streamRpc, the limits and NAME, STATES, the watch summary, the loop's constants) are
+// imported by path. The Durable Object class and the delivery loop's types are the Worker entry's (src/infra/index.ts).
+
 export {
   ScheduleNotFoundError,
   ScheduleStateError,
   type StreamClient,
-  type StreamOptions as StreamClientOptions,
-  type StreamRpc,
+  type StreamClientOptions,
   StreamUnavailableError,
-  streamRpc,
-} from "./client/client.ts"
-export type {
-  Consumer,
-  ConsumerDefinition,
-  ConsumerRegistry,
-  Delivery,
-  DeliveryContext,
-  Outcome,
-} from "./client/consumer.ts"
-export { ConsumerDefinitionError, registry as consumerRegistry } from "./client/consumer.ts"
+} from "./client/stream-client.ts"
 export {
-  DEFAULT_RETENTION_MS,
+  type Consumer,
+  type ConsumerDefinition,
+  ConsumerDefinitionError,
+  type Delivery,
+  type DeliveryContext,
+  type Outcome,
+} from "./contract/consumer.ts"
+export {
+  type EventsOptions,
   type Json,
-  LIST_DEFAULT,
-  LIST_MAX,
-  MAX_PAYLOAD_BYTES,
-  MAX_PAYLOAD_DEPTH,
-  MAX_RETENTION_MS,
-  NAME,
-  NAME_RULE,
+  type ListOptions,
   type ScheduleDefinition,
   ScheduleDefinitionError,
-  type ScheduleState,
-  STATES,
-  validateDefinition,
-} from "./client/contract.ts"
-export type { ScheduleEvent } from "./client/events.ts"
-export { EVENTS_PER_SCHEDULE, LATE_THRESHOLD_MS, REMOVALS_KEPT } from "./client/events.ts"
-export type { Reply, ReplyError } from "./client/reply.ts"
-export type { ScheduleView, StreamSummary } from "./client/view.ts"
-export type { WatchSummary } from "./directory/watch-summary.ts"
-export * as Schedules from "./public.ts"
-export type {
-  Claim,
-  DeliveryResult,
-  SettledAnswer,
-  SettlingAnswer,
-  StreamEventMap,
-  StreamListeners,
-} from "./stream/event-map.ts"
-// Types only: the class extends cloudflare:workers' DurableObject, which only the Worker entry loads.
-export type { ScheduleStream, StreamOptions } from "./stream/stream.ts"
-export { SUMMARY_ROWS_MAX } from "./stream/summary.ts"
-export { BATCH_SIZE } from "./stream/tick.ts"
-export type { TickReport } from "./stream/tick-report.ts"
+  type ScheduleField,
+  type Timing,
+} from "./contract/definition.ts"
+export type { DeliveryPoint, HistoryRange, StreamHistory } from "./contract/history.ts"
+export type { Reply, ReplyError } from "./contract/reply.ts"
+export type { NudgeReport, StreamRpc, UpsertOptions } from "./contract/rpc.ts"
+export type { ScheduleEvent } from "./contract/schedule-events.ts"
+export type { ScheduleState } from "./contract/states.ts"
+export type { ScheduleView, StreamSummary } from "./contract/view.ts"
+export * as Schedules from "./namespace.ts"

@@ -1,5 +1,5 @@
 import { html, raw } from "hono/html"
-import { STATES } from "../../schedules/client/states.ts"
+import { STATES } from "../../schedules/contract/states.ts"
 import { SCRIPT } from "./script.generated.ts"
 import { STYLE } from "./style.ts"
 

@@ -1,5 +1,5 @@
 import { describeError } from "../../log.ts"
-import { type Outcome, retry, terminal } from "./consumer.ts"
+import { type Outcome, retry, terminal } from "../contract/consumer.ts"
 
 /** How a Workflow binding's refused `create` is answered: the instance exists, or retry, or stop. */
 export type WorkflowRefusal = { kind: "exists" } | { kind: "refused"; outcome: Outcome }

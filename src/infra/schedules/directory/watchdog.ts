@@ -3,8 +3,8 @@ import { MINUTE_MS } from "../../duration.ts"
 import { type SlotwiseEnv, slotwiseEnv } from "../../env.ts"
 import { Jobs } from "../../jobs/index.ts"
 import { describeError } from "../../log.ts"
-import type { ScheduleStream } from "../stream/stream.ts"
-import { recordNextEligible, staleStreams } from "./directory.ts"
+import type { StreamRpc } from "../contract/rpc.ts"
+import { recordNextEligible, staleStreams } from "./stream-directory.ts"
 import type { WatchSummary } from "./watch-summary.ts"
 
 /** At most this many streams are nudged per run: that many directory rows and RPCs a minute. */
@@ -31,7 +31,7 @@ export interface WatchReport {
   mostOverdue: WatchSummary["mostOverdue"]
 }
 
-type Nudgeable = Pick<ScheduleStream, "nudge">
+type Nudgeable = Pick<StreamRpc, "nudge">
 
 /**
  * Finds at most WATCHDOG_BATCH streams whose recorded alarm is long past and nudges each, six
@@ -68,7 +68,7 @@ export async function watch(env: SlotwiseEnv, now: number, signal?: AbortSignal)
 }
 
 /** Re-arms streams whose alarm was lost (a stream keeps one alarm; this notices when it is gone: ARCHITECTURE.md, "the directory and the watchdog"). */
-export const alarmWatchdog = Jobs.make({
+export const watchdog = Jobs.make({
   name: "schedules.alarm-watchdog",
   cron: "* * * * *",
   exclusive: true,

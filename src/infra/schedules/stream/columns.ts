@@ -1,4 +1,4 @@
-import type { ScheduleState } from "../client/contract.ts"
+import type { ScheduleState } from "../contract/states.ts"
 import type { ScheduleRow } from "./row.ts"
 
 /** A row as SQLite stores it: the schedule, its events (row-events.ts) and the newest claim number when written (ledger.ts). */

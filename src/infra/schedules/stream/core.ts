@@ -1,8 +1,8 @@
 import { durableDelay } from "../../backoff.ts"
 import { parseCron } from "../../cron.ts"
-import type { Delivery } from "../client/consumer.ts"
-import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "../client/contract.ts"
-import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "../client/events.ts"
+import type { Delivery } from "../contract/consumer.ts"
+import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "../contract/definition.ts"
+import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "../contract/schedule-events.ts"
 import { idempotencyKey } from "./idempotency-key.ts"
 import { eligibleAt, isRecurring, type ScheduleRow, specOf, timingColumns } from "./row.ts"
 
@@ -154,14 +154,21 @@ export const heldUntil = (row: ScheduleRow, now: number): number | null =>
 
 /** What a tick selected; the claim rechecks it inside the transaction. */
 export interface Selection {
+  /** The schedule's id. */
   id: string
+  /** The occurrence due, 1-based and kept through retries. */
   occurrence: number
+  /** The occurrence's due time, in epoch milliseconds. */
   nextAt: number
+  /** Attempts at this occurrence: those before it as the tick saw them; in a `Claim`, this one included. */
   attempts: number
 }
 
+/** A delivery claim: the row the tick selected, held for one attempt under a fresh token until its lease ends. */
 export interface Claim extends Selection {
+  /** The fresh claim token the settlement's fence checks. */
   token: string
+  /** When the claim's lease ends, in epoch milliseconds: a lost claim comes back then. */
   claimUntil: number
 }
 

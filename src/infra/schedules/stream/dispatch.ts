@@ -1,13 +1,12 @@
-import { TIMED_OUT, within } from "../../deadline.ts"
+import { type Deadlines, TIMED_OUT, within } from "../../deadline.ts"
 import { slotwiseEnv } from "../../env.ts"
 import { describeError, type Logger, logger } from "../../log.ts"
 import { commitOnce } from "../../once.ts"
 import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../../tracing/index.ts"
-import type { Consumer, Delivery, DeliveryContext } from "../client/consumer.ts"
-import { isOutcome } from "../client/consumer.ts"
+import type { Consumer, Delivery, DeliveryContext } from "../contract/consumer.ts"
+import { isOutcome } from "../contract/consumer.ts"
 import type { DeliveryResult } from "./core.ts"
-import type { Deadlines } from "./deadlines.ts"
-import { normalised } from "./result.ts"
+import { normalised } from "./settlement.ts"
 
 export class DeliveryTimeoutError extends Error {
   override name = "DeliveryTimeoutError"
@@ -22,7 +21,7 @@ export interface DispatchContext extends Pick<DeliveryContext, "env"> {
  * Runs one delivery under the consumer's deadline, inside a `schedule.deliver` span (stream,
  * schedule, occurrence, attempt, idempotency key and outcome; a throw recorded). The signal is
  * aborted at the deadline and the attempt counts as a retry; a late answer is ignored. A tick
- * passes its `deadlines`, so that its attempts share a timer (deadlines.ts).
+ * passes its `deadlines`, so that its attempts share a timer (deadline.ts).
  */
 export function dispatch(
   consumer: Consumer,

@@ -1,4 +1,4 @@
-import type { EventDraft, ScheduleEvent } from "../client/events.ts"
+import type { EventDraft, ScheduleEvent } from "../contract/schedule-events.ts"
 
 /**
  * One event as a line of its schedule's row (row-events.ts): a JSON array. The one every delivery

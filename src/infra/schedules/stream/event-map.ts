@@ -1,18 +1,19 @@
 import { describeError, logLine } from "../../log.ts"
 import type { Claim, DeliveryResult } from "./core.ts"
-import type { TickReport } from "./tick-report.ts"
-
-export type { Claim, DeliveryResult } from "./core.ts"
 
 /** One answer of a settlement: the claim it settles, the consumer's result, and the time it settles at. */
 export interface SettlingAnswer {
+  /** The delivery claim the answer settles. */
   claim: Claim
+  /** What the consumer answered, or how its delivery failed. */
   result: DeliveryResult
+  /** When the settlement runs, in epoch milliseconds. */
   now: number
 }
 
 /** A settled answer; `stale` when the fence refused it (its lease ended or the row moved on) and it wrote nothing. */
 export interface SettledAnswer extends SettlingAnswer {
+  /** True when the fence refused the answer: it wrote nothing. */
   stale: boolean
 }
 
@@ -83,4 +84,59 @@ export class StreamEmitter {
     this.logged.add(name)
     logLine("error", "schedule stream listener threw", { event: name, error: describeError(error) })
   }
+}
+
+/** What one tick did: its counts, the alarm it left, and the rows it read and wrote. */
+export interface TickReport {
+  /** When the tick started, in epoch milliseconds. */
+  now: number
+  /** Rows claimed for one attempt each. */
+  claimed: number
+  /** Deliveries settled as delivered. */
+  delivered: number
+  /** Failed attempts that will be retried, and occurrences skipped by maxAttempts. */
+  retried: number
+  /** Deliveries whose schedule is now failed (its attempts spent, or its consumer gone). */
+  failed: number
+  /** Results the settlement fence refused: they wrote nothing. */
+  stale: number
+  /** Deliveries still running when the tick yielded; they settle on their own. */
+  inFlight: number
+  /** Finished rows deleted because they fell out of the stream's retention window. */
+  swept: number
+  /** The time the tick left the stream's alarm at, or null when nothing is due. */
+  alarm: number | null
+  /** Why the tick failed, when it did: the stream then armed its recovery alarm. */
+  error?: string
+  /** Rows the tick's SQL read, as the Durable Object bills them. */
+  rowsRead: number
+  /** Rows the tick's SQL wrote, as the Durable Object bills them. */
+  rowsWritten: number
+}
+
+/** The reports of one alarm's batches as one: counts and rows summed; the alarm, in-flight and error of the last. */
+export function summed(first: TickReport, next: TickReport): TickReport {
+  const { error, ...rest } = next
+  return {
+    ...rest,
+    now: first.now,
+    claimed: first.claimed + next.claimed,
+    delivered: first.delivered + next.delivered,
+    retried: first.retried + next.retried,
+    failed: first.failed + next.failed,
+    stale: first.stale + next.stale,
+    swept: first.swept + next.swept,
+    rowsRead: first.rowsRead + next.rowsRead,
+    rowsWritten: first.rowsWritten + next.rowsWritten,
+    ...(error === undefined ? {} : { error }),
+  }
+}
+
+/**
+ * The one `schedule.tick` line of an alarm (its `batches` summed) or of a tick() call, when it
+ * claimed or swept something: a line per invocation, not per batch of 32, keeps a backlog's
+ * logs within what Workers Logs keeps of one invocation.
+ */
+export function logTicks(stream: string | undefined, report: TickReport, batches: number): void {
+  if (report.claimed > 0 || report.swept > 0) logLine("info", "schedule.tick", { stream, ...report, batches })
 }

@@ -1,4 +1,4 @@
-import { REMOVALS_KEPT, type ScheduleEvent } from "../client/events.ts"
+import { REMOVALS_KEPT, type ScheduleEvent } from "../contract/schedule-events.ts"
 import type { Exec } from "./bindings.ts"
 import { eventsIn } from "./row-events.ts"
 

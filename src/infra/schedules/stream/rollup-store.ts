@@ -1,7 +1,6 @@
+import type { DeliveryPoint, HistoryRange } from "../contract/history.ts"
 import {
-  type DeliveryPoint,
   floorTo,
-  type HistoryRange,
   HOUR_MS,
   HOURS_KEPT,
   hoursOf,

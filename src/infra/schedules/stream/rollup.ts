@@ -1,7 +1,5 @@
-import type { DeliveryPoint } from "../client/history.ts"
+import type { DeliveryPoint } from "../contract/history.ts"
 import { changed, type DeliveryResult, type Transition } from "./core.ts"
-
-export type { DeliveryPoint, HistoryRange, StreamHistory } from "../client/history.ts"
 
 export const MINUTE_MS = 60_000
 export const HOUR_MS = 60 * MINUTE_MS

@@ -1,4 +1,4 @@
-import { EVENTS_PER_SCHEDULE, type ScheduleEvent } from "../client/events.ts"
+import { EVENTS_PER_SCHEDULE, type ScheduleEvent } from "../contract/schedule-events.ts"
 import { eventOf } from "./event-line.ts"
 
 export { lineOf } from "./event-line.ts"

@@ -1,4 +1,7 @@
-import type { ScheduleSpec, ScheduleState, Timing } from "../client/contract.ts"
+import type { ScheduleSpec, Timing } from "../contract/definition.ts"
+import type { ScheduleState } from "../contract/states.ts"
+import type { ScheduleView } from "../contract/view.ts"
+import { idempotencyKey } from "./idempotency-key.ts"
 
 /** One schedule as the stream stores it. Times are epoch milliseconds. */
 export interface ScheduleRow {
@@ -69,3 +72,24 @@ export const timingColumns = (timing: Timing) => ({
 })
 
 export const isRecurring = (row: Pick<ScheduleRow, "kind">) => row.kind === "every" || row.kind === "cron"
+
+/** A row as callers see it (a stream's RPC answers, the client, admin). */
+export const viewOf = (stream: string, row: ScheduleRow): ScheduleView => ({
+  stream,
+  id: row.id,
+  consumer: row.consumer,
+  timing: timingOf(row),
+  payload: JSON.parse(row.payload),
+  maxAttempts: row.maxAttempts,
+  state: row.state,
+  occurrence: row.occurrence,
+  idempotencyKey: idempotencyKey(stream, row),
+  nextAt: row.nextAt,
+  retryAt: row.retryAt,
+  claimUntil: row.claimUntil,
+  eligibleAt: eligibleAt(row),
+  attempts: row.attempts,
+  lastError: row.lastError,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+})

@@ -1,4 +1,4 @@
-import { EVENTS_PER_SCHEDULE, REMOVALS_KEPT } from "../client/events.ts"
+import { EVENTS_PER_SCHEDULE, REMOVALS_KEPT } from "../contract/schedule-events.ts"
 
 /** The history's counts, each an INTEGER NOT NULL column (version 5): l0..l15 are the lateness histogram's buckets. */
 const HISTORY_COLUMNS = ["delivered", "retried", "failed", "late_max", ...Array.from({ length: 16 }, (_, i) => `l${i}`)]

@@ -1,7 +1,7 @@
 import type { Claim } from "./core.ts"
 import type { ScheduleRow } from "./row.ts"
 
-/** What a stream records in the D1 directory (recorder.ts); a test may keep a stream to its own storage. */
+/** What a stream records in the D1 directory (directory-recorder.ts); a test may keep a stream to its own storage. */
 export interface DirectoryRecorder {
   record(next: number | null, now: number, rewrite?: boolean): Promise<void>
   /** When a failed directory write is due again (null: none failed): the alarm is never later. */
@@ -12,7 +12,7 @@ export interface DirectoryRecorder {
 export type FenceRow = (row: ScheduleRow | undefined, claim: Claim) => ScheduleRow | undefined
 
 /**
- * What only tests change in a stream (testing.ts): never part of StreamOptions, so no Worker can
+ * What only tests change in a stream (testing.ts): never part of ScheduleStreamOptions, so no Worker can
  * pass them. They travel beside the options object the class is built with.
  */
 export interface StreamSeams {

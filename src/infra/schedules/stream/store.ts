@@ -1,5 +1,5 @@
-import type { ScheduleState } from "../client/contract.ts"
-import type { ScheduleEvent } from "../client/events.ts"
+import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { ScheduleState } from "../contract/states.ts"
 import { chunks, type Exec, MAX_BINDINGS, statementOf } from "./bindings.ts"
 import { FIELDS, type Field, FULL, LIGHT, PUT, pointUpdate, rowOf, type StoredRow, valuesUpdate } from "./columns.ts"
 import type { Change } from "./core.ts"

@@ -1,6 +1,6 @@
-import type { ScheduleState } from "../client/contract.ts"
-import { LATE_THRESHOLD_MS } from "../client/events.ts"
-import type { StreamSummary } from "../client/view.ts"
+import { LATE_THRESHOLD_MS } from "../contract/schedule-events.ts"
+import type { ScheduleState } from "../contract/states.ts"
+import type { StreamSummary } from "../contract/view.ts"
 import { eligibleAt } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
 

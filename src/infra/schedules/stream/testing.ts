@@ -1,13 +1,13 @@
 import type { SlotwiseEnv } from "../../env.ts"
+import { ScheduleStream, type ScheduleStreamOptions } from "./schedule-stream.ts"
 import { type StreamSeams, withSeams } from "./seams.ts"
-import { ScheduleStream, type StreamOptions } from "./stream.ts"
 
 /**
  * Tests only (dependency-cruiser keeps it to test/ and scripts/; no entry exports it): a stream
  * class built with the seams no Worker may pass, whose objects each own a clock a test sets, and
  * whose methods reach the internals a test inspects or breaks.
  */
-export interface TestStreamOptions extends StreamOptions, StreamSeams {}
+export interface TestStreamOptions extends ScheduleStreamOptions, StreamSeams {}
 
 /** A clock a test owns: real time until `now` is set, then frozen there until it is set again. */
 export class TestClock {

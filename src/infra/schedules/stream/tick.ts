@@ -1,22 +1,18 @@
-import { TIMED_OUT, within } from "../../deadline.ts"
+import { Deadlines, TIMED_OUT, within } from "../../deadline.ts"
 import { type SlotwiseEnv, slotwiseEnv } from "../../env.ts"
 import { describeError } from "../../log.ts"
 import { measured, recordBatch } from "../../metrics/index.ts"
-import type { ConsumerRegistry } from "../client/consumer.ts"
+import type { ConsumerRegistry } from "../contract/consumer.ts"
 import { StreamAlarm } from "./alarm.ts"
-import { type Claimed, claimDue } from "./claim.ts"
 import * as core from "./core.ts"
-import { Deadlines } from "./deadlines.ts"
+import { type Claimed, claimDue } from "./delivery-claim.ts"
 import { dispatch } from "./dispatch.ts"
-import type { SettlingAnswer, StreamEmitter } from "./event-map.ts"
+import { logTicks, type SettlingAnswer, type StreamEmitter, type TickReport } from "./event-map.ts"
 import type { Retention } from "./retention.ts"
 import { tallyOf } from "./rollup.ts"
 import type { DirectoryRecorder, StreamSeams } from "./seams.ts"
 import { type Answer, Settlements, settleAll } from "./settlement.ts"
 import type { ScheduleStore } from "./store.ts"
-import { logTicks, type TickReport } from "./tick-report.ts"
-
-export type { TickReport } from "./tick-report.ts"
 
 /** At most this many rows are claimed and dispatched by one tick, and in flight per stream (ARCHITECTURE.md, "Deliveries"). */
 export const BATCH_SIZE = 32
@@ -149,7 +145,7 @@ export class Ticker {
     return report
   }
 
-  /** Writes the `schedule.tick` line of `batches` ticks whose reports were summed (tick-report.ts). */
+  /** Writes the `schedule.tick` line of `batches` ticks whose reports were summed (event-map.ts). */
   log(report: TickReport, batches = 1): void {
     logTicks(this.stream, report, batches)
   }

@@ -1,4 +1,4 @@
-import type { ScheduleState } from "../../../schedules/client/states.ts"
+import type { ScheduleState } from "../../../schedules/contract/states.ts"
 
 export type ScheduleVerb = "cancel" | "resume" | "trigger" | "remove"
 

@@ -1,4 +1,4 @@
-import { type ScheduleState, STATES } from "../../../schedules/client/states.ts"
+import { type ScheduleState, STATES } from "../../../schedules/contract/states.ts"
 import type { ScheduleView, StreamSummary } from "../../answers.ts"
 import { DESTRUCTIVE, LABEL, QUESTION, type ScheduleVerb, verbsFor } from "./actions.ts"
 import { api, ProblemError } from "./api.ts"

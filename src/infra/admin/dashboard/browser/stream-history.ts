@@ -1,4 +1,4 @@
-import type { HistoryRange } from "../../../schedules/client/history.ts"
+import type { HistoryRange } from "../../../schedules/contract/history.ts"
 import { api } from "./api.ts"
 import { byId, el, fill } from "./dom.ts"
 import { fail } from "./session.ts"

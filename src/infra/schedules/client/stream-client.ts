@@ -1,18 +1,18 @@
 import type { Duration } from "../../duration.ts"
 import type { StreamNamespace } from "../../env.ts"
-import type { ScheduleStream } from "../stream/stream.ts"
 import {
   assertName,
   encodePayload,
   type Json,
   type ScheduleDefinition,
   ScheduleDefinitionError,
-  type ScheduleState,
   validateRetention,
-} from "./contract.ts"
-import type { ScheduleEvent } from "./events.ts"
-import type { Reply, ReplyError } from "./reply.ts"
-import type { ScheduleView } from "./view.ts"
+} from "../contract/definition.ts"
+import type { Reply, ReplyError } from "../contract/reply.ts"
+import type { StreamRpc } from "../contract/rpc.ts"
+import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { ScheduleState } from "../contract/states.ts"
+import type { ScheduleView } from "../contract/view.ts"
 
 /** The stream holds no schedule of that id (get, cancel, resume, trigger, remove). */
 export class ScheduleNotFoundError extends Error {
@@ -87,14 +87,8 @@ export interface StreamClient {
   events(options?: { scheduleId?: string; limit?: number; before?: number }): Promise<ScheduleEvent[]>
 }
 
-// The methods as the class declares them: deriving the stub's RPC types is too deep for tsc.
-export type StreamRpc = Pick<
-  ScheduleStream,
-  "upsert" | "get" | "list" | "cancel" | "resume" | "trigger" | "remove" | "events" | "summary" | "history"
->
-
 /** How `Schedules.stream` reaches a stream: how long it keeps finished schedules. */
-export interface StreamOptions {
+export interface StreamClientOptions {
   /**
    * How long finished schedules (completed, cancelled, failed) are kept after they finished:
    * default 7 days, 0 keeps none, at most 366 days. Sent with each upsert; the stream keeps the last.
@@ -116,7 +110,7 @@ export const streamRpc = (namespace: StreamNamespace, name: string) =>
  * await stream.upsert({ id: "trial-ending", consumer: "billing.trial-reminder", cron: "0 9 * * *" })
  * ```
  */
-export function stream(namespace: StreamNamespace, name: string, options: StreamOptions = {}): StreamClient {
+export function stream(namespace: StreamNamespace, name: string, options: StreamClientOptions = {}): StreamClient {
   if (namespace == null) {
     throw new StreamUnavailableError(
       "no SCHEDULES binding: schedule streams need a Durable Object each, so they run only on the Worker profile",

@@ -1,6 +1,5 @@
-import { idempotencyKey } from "../stream/idempotency-key.ts"
-import { eligibleAt, type ScheduleRow, timingOf } from "../stream/row.ts"
-import type { Json, ScheduleState, Timing } from "./contract.ts"
+import type { Json, Timing } from "./definition.ts"
+import type { ScheduleState } from "./states.ts"
 
 /** A schedule as clients and the admin API see it; times are epoch milliseconds. */
 export interface ScheduleView {
@@ -60,23 +59,3 @@ export interface StreamSummary {
   /** The overdue schedule due longest ago, or null. */
   oldestOverdue: { id: string; dueAt: number; lagMs: number } | null
 }
-
-export const viewOf = (stream: string, row: ScheduleRow): ScheduleView => ({
-  stream,
-  id: row.id,
-  consumer: row.consumer,
-  timing: timingOf(row),
-  payload: JSON.parse(row.payload),
-  maxAttempts: row.maxAttempts,
-  state: row.state,
-  occurrence: row.occurrence,
-  idempotencyKey: idempotencyKey(stream, row),
-  nextAt: row.nextAt,
-  retryAt: row.retryAt,
-  claimUntil: row.claimUntil,
-  eligibleAt: eligibleAt(row),
-  attempts: row.attempts,
-  lastError: row.lastError,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-})

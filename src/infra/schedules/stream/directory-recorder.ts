@@ -1,7 +1,7 @@
 import { MINUTE_MS } from "../../duration.ts"
 import { describeError, logLine } from "../../log.ts"
-import type { ScheduleStore } from "../stream/store.ts"
-import { forgetStream, recordNextEligible } from "./directory.ts"
+import { forgetStream, recordNextEligible } from "../directory/stream-directory.ts"
+import type { ScheduleStore } from "./store.ts"
 
 /** A later alarm is recorded once it is this much past the recorded one; the watchdog waits longer. */
 export const RECORD_SLACK_MS = MINUTE_MS

@@ -26,7 +26,6 @@ export const MAX_RETENTION_MS = 366 * 86_400_000
 
 /** Any JSON value: a schedule's payload. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
-export { type ScheduleState, STATES } from "./states.ts"
 
 /** What a caller upserts: exactly one of at, after, every or cron. */
 export interface ScheduleDefinition {

@@ -17,12 +17,12 @@
  * ```
  */
 
-export { stream } from "./client/client.ts"
-export { consumer, retry, terminal } from "./client/consumer.ts"
+export { stream } from "./client/stream-client.ts"
 export {
   type WorkflowConsumerDefinition,
   type WorkflowParams,
   workflow,
   workflowInstanceId,
 } from "./client/workflow.ts"
-export { alarmWatchdog as watchdog } from "./directory/watchdog.ts"
+export { consumer, retry, terminal } from "./contract/consumer.ts"
+export { watchdog } from "./directory/watchdog.ts"

@@ -1,7 +1,7 @@
 import { type Duration, toMillis } from "../../duration.ts"
 import type { Logger } from "../../log.ts"
 import type { OnceResult, OnceStatement } from "../../once.ts"
-import type { Json } from "./contract.ts"
+import type { Json } from "./definition.ts"
 
 /** One attempt at delivering one occurrence of a schedule: what a consumer's `deliver` is handed. */
 export interface Delivery<P extends Json = Json> {
@@ -38,7 +38,7 @@ export interface DeliveryContext {
    * Commits the statements' D1 writes together with this delivery's idempotency key, in one D1 batch (a
    * transaction): a redelivery of the key writes nothing and answers `duplicate`. Statements are prepared on
    * `env.DB` (D1 statements or drizzle queries); any other D1 failure is thrown, having written nothing, and the
-   * delivery retries durably. Keys are kept 30 days (README, "Exactly-once effects on D1").
+   * delivery retries durably. Keys are kept 30 days (docs/exactly-once.md).
    *
    * @example
    * ```ts
@@ -161,7 +161,7 @@ export interface ConsumerRegistry {
 }
 
 /** Consumers by name; a name declared twice throws, so a Worker with one fails at start-up. */
-export function registry(list: readonly Consumer[]): ConsumerRegistry {
+export function consumerRegistry(list: readonly Consumer[]): ConsumerRegistry {
   const byName = new Map<string, Consumer>()
   for (const item of list) {
     if (byName.has(item.name)) throw new ConsumerDefinitionError(`consumer "${item.name}" is declared twice`)

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers"
 import { type SlotwiseEnv, workerEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
-import { type Consumer, type ConsumerRegistry, registry } from "../client/consumer.ts"
+import { type Consumer, type ConsumerRegistry, consumerRegistry } from "../contract/consumer.ts"
 import {
   checkDefinition,
   type EventsOptions,
@@ -13,44 +13,29 @@ import {
   validateEventsOptions,
   validateListOptions,
   validateRetention,
-} from "../client/contract.ts"
-import type { ScheduleEvent } from "../client/events.ts"
-import { ok, type Reply, refuse } from "../client/reply.ts"
-import { type ScheduleView, type StreamSummary, viewOf } from "../client/view.ts"
-import { AlarmRecorder } from "../directory/recorder.ts"
+} from "../contract/definition.ts"
+import type { HistoryRange, StreamHistory } from "../contract/history.ts"
+import { ok, type Reply, refuse } from "../contract/reply.ts"
+import type { NudgeReport, StreamRpc, UpsertOptions } from "../contract/rpc.ts"
+import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { ScheduleView, StreamSummary } from "../contract/view.ts"
 import * as core from "./core.ts"
-import { StreamEmitter, type StreamListeners } from "./event-map.ts"
+import { AlarmRecorder } from "./directory-recorder.ts"
+import { StreamEmitter, type StreamListeners, summed, type TickReport } from "./event-map.ts"
 import { newIncarnation } from "./idempotency-key.ts"
 import { Retention } from "./retention.ts"
-import { type HistoryRange, HOUR_MS, MINUTE_MS, type StreamHistory } from "./rollup.ts"
-import type { ScheduleRow } from "./row.ts"
+import { HOUR_MS, MINUTE_MS } from "./rollup.ts"
+import { type ScheduleRow, viewOf } from "./row.ts"
 import { seamsOf } from "./seams.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
 import { summarize } from "./summary.ts"
-import { BATCH_SIZE, Ticker, type TickReport } from "./tick.ts"
-import { summed } from "./tick-report.ts"
+import { BATCH_SIZE, Ticker } from "./tick.ts"
 
 /** How long one alarm goes on delivering a backlog before it hands over to the next alarm. */
 export const ALARM_WORK_MS = 5_000
 
-/** What a nudge did: ticked (something was overdue) or only re-armed. */
-export interface NudgeReport {
-  ticked: boolean
-  alarm: number | null
-  delivered: number
-  error: string | null
-}
-
-/** An upsert's options: the stream's retention window as its caller declares it. */
-export interface UpsertOptions {
-  /** Milliseconds finished schedules are kept (0: none); unset leaves the stream's window as it is. */
-  retentionMs?: number
-  /** A day the definition's cron names, as the caller's checkDefinition found it: verified, not searched again. */
-  firesOn?: number
-}
-
 /** What a Worker builds its ScheduleStream class with. */
-export interface StreamOptions {
+export interface ScheduleStreamOptions {
   /** Every consumer the Worker's schedules may name; a name declared twice fails at start-up. */
   consumers: readonly Consumer[]
   /**
@@ -65,10 +50,10 @@ export interface StreamOptions {
 /**
  * One stream of schedules: its SQLite holds the rows and events, its one alarm is the smallest
  * eligible_at. A thin shell: the rules live in core.ts, the SQL in store.ts, the claim in
- * claim.ts, the settlement in settlement.ts, the alarm in alarm.ts. Built with its consumers by
+ * delivery-claim.ts, the settlement in settlement.ts, the alarm in alarm.ts. Built with its consumers by
  * `Schedules.durableObject`.
  */
-export class ScheduleStream extends DurableObject<SlotwiseEnv> {
+export class ScheduleStream extends DurableObject<SlotwiseEnv> implements StreamRpc {
   /** @internal The stream's SQL; a test subclass may reach it. */
   protected readonly store: ScheduleStore
   /** @internal The delivery loop; a test subclass may reach it. */
@@ -79,10 +64,10 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
   private readonly emitter: StreamEmitter
   private refusal: Error | undefined
 
-  constructor(ctx: DurableObjectState, env: SlotwiseEnv, options: StreamOptions) {
+  constructor(ctx: DurableObjectState, env: SlotwiseEnv, options: ScheduleStreamOptions) {
     super(ctx, env)
     const seams = seamsOf(options)
-    this.consumers = registry(options.consumers)
+    this.consumers = consumerRegistry(options.consumers)
     // Read at each call, so a faked Date (vitest's timers) is honoured too.
     this.clock = options.clock ?? (() => Date.now())
     this.emitter = new StreamEmitter(options.on)
@@ -126,6 +111,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     return this.migrate()
   }
 
+  /** Creates or replaces a schedule from an unchecked definition; refuses it as `invalid`, naming the field. */
   async upsert(stream: string, definition: unknown, options: UpsertOptions = {}): Promise<Reply<ScheduleView>> {
     const now = this.clock()
     const problem = this.check(stream)
@@ -158,6 +144,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     return ok(viewOf(stream, transition.row as NonNullable<typeof transition.row>))
   }
 
+  /** The schedule of that id, or `not_found`. */
   async get(stream: string, id: string): Promise<Reply<ScheduleView>> {
     const problem = this.check(stream) ?? this.checkId(id)
     if (problem) return problem
@@ -165,6 +152,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     return row ? ok(viewOf(stream, row)) : refuse("not_found", `no schedule "${id}" in stream "${stream}"`, "id")
   }
 
+  /** A page of the stream's schedules by id; `cursor` is null on the last page. */
   async list(
     stream: string,
     options: ListOptions = {},
@@ -182,14 +170,17 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     return ok({ schedules, cursor: rows.length === checked.limit ? (rows.at(-1)?.id ?? null) : null })
   }
 
+  /** Stops a scheduled or failed schedule; `conflict` when its state refuses it. */
   async cancel(stream: string, id: string): Promise<Reply<ScheduleView>> {
     return this.transition(stream, id, core.cancel)
   }
 
+  /** Starts a failed or cancelled schedule again at its current occurrence; `conflict` when its state refuses it. */
   async resume(stream: string, id: string): Promise<Reply<ScheduleView>> {
     return this.transition(stream, id, core.resume)
   }
 
+  /** Makes the current occurrence due now, its place on the cadence kept; `conflict` unless scheduled. */
   async trigger(stream: string, id: string): Promise<Reply<ScheduleView>> {
     return this.transition(stream, id, core.trigger)
   }
@@ -199,6 +190,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> {
     return this.transition(stream, id, core.remove)
   }
 
+  /** The stream's event log, newest first, optionally of one schedule. */
   async events(stream: string, options: EventsOptions = {}): Promise<Reply<ScheduleEvent[]>> {
     const problem = this.check(stream)
     if (problem) return problem
@@ -358,9 +350,9 @@ export type ScheduleStreamClass = new (ctx: DurableObjectState, env: SlotwiseEnv
  * }) {}
  * ```
  */
-export function durableObject(options: StreamOptions): ScheduleStreamClass {
+export function durableObject(options: ScheduleStreamOptions): ScheduleStreamClass {
   // Built now, so a consumer name declared twice fails the Worker at start-up.
-  registry(options.consumers)
+  consumerRegistry(options.consumers)
   return class extends ScheduleStream {
     constructor(ctx: DurableObjectState, env: SlotwiseEnv) {
       super(ctx, env, options)

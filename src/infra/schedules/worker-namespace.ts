@@ -17,5 +17,5 @@
  * ```
  */
 
-export * from "./public.ts"
-export { durableObject } from "./stream/stream.ts"
+export * from "./namespace.ts"
+export { durableObject } from "./stream/schedule-stream.ts"
