@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from "diff"
 import { InitRefusal } from "./errors.ts"
-import { applyInit, CONFIG_FILES, type InitPlan, planInit } from "./init.ts"
+import { applyInit, CONFIG_FILES, type InitPlan, planInit } from "./init-plan.ts"
 
 export const USAGE = `Usage: npx slotwise init [--dry-run] [--config <file>]
 
