@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { applyToValue, type ConfigEdit } from "../../src/infra/init/edits.ts"
 import { UnsafeEditError } from "../../src/infra/init/errors.ts"
 import { editJsonc, readJsonc } from "../../src/infra/init/jsonc.ts"
-import { planConfig } from "../../src/infra/init/plan.ts"
+import { planConfig } from "../../src/infra/init/config-plan.ts"
 import { C3_ADDITIONS } from "./c3-additions.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")

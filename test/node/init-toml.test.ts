@@ -5,7 +5,7 @@ import { parseTOML } from "toml-eslint-parser"
 import { describe, expect, it } from "vitest"
 import { applyToValue, type ConfigEdit } from "../../src/infra/init/edits.ts"
 import { UnsafeEditError } from "../../src/infra/init/errors.ts"
-import { planConfig } from "../../src/infra/init/plan.ts"
+import { planConfig } from "../../src/infra/init/config-plan.ts"
 import { editToml, readToml } from "../../src/infra/init/toml.ts"
 import { C3_ADDITIONS } from "./c3-additions.ts"
 

@@ -7,7 +7,7 @@ import { consumersFile, EXAMPLE_JOB, isHelloWorld, isWired, jobsFile, linesToAdd
 import { InitRefusal } from "./errors.ts"
 import { editJsonc, readJsonc } from "./jsonc.ts"
 import { copyMigrations, type MigrationCopy, plannedMigrations } from "./migrations.ts"
-import { planConfig } from "./plan.ts"
+import { planConfig } from "./config-plan.ts"
 import { ignoring, secretsFile, withAdminToken } from "./secrets.ts"
 import { editToml, readToml } from "./toml.ts"
 
