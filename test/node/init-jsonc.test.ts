@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
+import { planConfig } from "../../src/infra/init/config-plan.ts"
 import { applyToValue, type ConfigEdit } from "../../src/infra/init/edits.ts"
 import { UnsafeEditError } from "../../src/infra/init/errors.ts"
 import { editJsonc, readJsonc } from "../../src/infra/init/jsonc.ts"
-import { planConfig } from "../../src/infra/init/config-plan.ts"
 import { C3_ADDITIONS } from "./c3-additions.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
