@@ -1,4 +1,5 @@
 import type { DeliveryPoint, HistoryRange } from "../contract/history.ts"
+import type { Exec } from "./bindings.ts"
 import {
   floorTo,
   HOUR_MS,
@@ -12,8 +13,6 @@ import {
   type RollupRow,
   type Tally,
 } from "./rollup.ts"
-
-type Exec = (query: string, ...bindings: SqlStorageValue[]) => Array<Record<string, SqlStorageValue>>
 
 /** Old hours deleted by one fold, at most: a fold adds at most 24, so the month stays bounded. */
 export const HOURS_SWEPT = 32

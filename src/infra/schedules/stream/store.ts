@@ -197,7 +197,11 @@ export class ScheduleStore {
       const was = stored?.finishedAt ?? null
       const is = change.removed ? null : row.finishedAt
       if (was !== is && was !== null) this.journal.drop(was, row.id)
-      if (was !== is && is !== null) finished.set(is, [...(finished.get(is) ?? []), row.id])
+      if (was !== is && is !== null) {
+        const ids = finished.get(is)
+        if (ids) ids.push(row.id)
+        else finished.set(is, [row.id])
+      }
       this.ledger.release(row.id)
       if (change.removed) {
         this.exec("DELETE FROM schedules WHERE id = ?", row.id)
