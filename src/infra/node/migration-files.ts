@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises"
+import { readdir, readFile } from "node:fs/promises"
 import path from "node:path"
 import { DEFAULT_MIGRATIONS, DEFAULT_POSTGRES_MIGRATIONS } from "./settings.ts"
 
@@ -54,4 +54,32 @@ export async function migrationFiles(directory: string, dialect: MigrationsDiale
   }
   if (files.length === 0) throw new MigrationsError(`${where} holds no .sql migration: ${fill}`)
   return files
+}
+
+/** What applying migrations needs of one database, inside the transaction the caller holds. */
+export interface MigrationSteps {
+  /** The names `d1_migrations` records. */
+  recorded(): Promise<string[]>
+  /** Runs a migration file's SQL. */
+  run(sql: string): Promise<unknown>
+  /** Records a migration's name in `d1_migrations`. */
+  record(name: string): Promise<unknown>
+}
+
+/**
+ * Runs, in name order, the `files` of `directory` that the database does not record, recording each; answers their
+ * names. A failing file throws a MigrationsError naming it: the caller's transaction then applies none of them.
+ */
+export async function applyPending(directory: string, files: readonly string[], steps: MigrationSteps) {
+  const applied = new Set(await steps.recorded())
+  const pending = files.filter((file) => !applied.has(file))
+  for (const file of pending) {
+    try {
+      await steps.run(await readFile(path.join(directory, file), "utf8"))
+    } catch (error) {
+      throw new MigrationsError(`migration ${file} failed, nothing was applied: ${error}`)
+    }
+    await steps.record(file)
+  }
+  return pending
 }

@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises"
-import path from "node:path"
 import type { Client } from "@libsql/client"
-import { MigrationsError, migrationFiles } from "../migration-files.ts"
+import { applyPending, migrationFiles } from "../migration-files.ts"
 
 /**
  * Applies the `*.sql` files of `directory` (the same D1 migrations wrangler applies) that the
@@ -22,17 +20,12 @@ export async function applyLibsqlMigrations(client: Client, directory: string): 
     await transaction.execute(
       "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
     )
-    const recorded = await transaction.execute("SELECT name FROM d1_migrations")
-    const applied = new Set(recorded.rows.map((row) => String(row.name)))
-    const pending = files.filter((file) => !applied.has(file))
-    for (const file of pending) {
-      try {
-        await transaction.executeMultiple(await readFile(path.join(directory, file), "utf8"))
-      } catch (error) {
-        throw new MigrationsError(`migration ${file} failed, nothing was applied: ${error}`)
-      }
-      await transaction.execute({ sql: "INSERT INTO d1_migrations (name) VALUES (?)", args: [file] })
-    }
+    const pending = await applyPending(directory, files, {
+      recorded: async () =>
+        (await transaction.execute("SELECT name FROM d1_migrations")).rows.map((row) => String(row.name)),
+      run: (sql) => transaction.executeMultiple(sql),
+      record: (name) => transaction.execute({ sql: "INSERT INTO d1_migrations (name) VALUES (?)", args: [name] }),
+    })
     await transaction.commit()
     return pending
   } finally {

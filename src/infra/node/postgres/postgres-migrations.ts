@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises"
-import path from "node:path"
 import type { Pool } from "pg"
-import { MigrationsError, migrationFiles } from "../migration-files.ts"
+import { applyPending, migrationFiles } from "../migration-files.ts"
 import { inTransaction } from "./postgres-transaction.ts"
 
 /** Any number that takes two replicas' migrations in turn: the advisory lock's key ("slotwise" in ASCII, as a bigint). */
@@ -25,17 +23,11 @@ export async function applyPostgresMigrations(pool: Pool, directory: string): Pr
     await client.query(
       "CREATE TABLE IF NOT EXISTS d1_migrations (id SERIAL PRIMARY KEY, name TEXT UNIQUE, applied_at TIMESTAMPTZ DEFAULT now() NOT NULL)",
     )
-    const recorded = await client.query<{ name: string }>("SELECT name FROM d1_migrations")
-    const applied = new Set(recorded.rows.map((row) => row.name))
-    const pending = files.filter((file) => !applied.has(file))
-    for (const file of pending) {
-      try {
-        await client.query(await readFile(path.join(directory, file), "utf8"))
-      } catch (error) {
-        throw new MigrationsError(`migration ${file} failed, nothing was applied: ${error}`)
-      }
-      await client.query("INSERT INTO d1_migrations (name) VALUES ($1)", [file])
-    }
-    return pending
+    return applyPending(directory, files, {
+      recorded: async () =>
+        (await client.query<{ name: string }>("SELECT name FROM d1_migrations")).rows.map((row) => row.name),
+      run: (sql) => client.query(sql),
+      record: (name) => client.query("INSERT INTO d1_migrations (name) VALUES ($1)", [name]),
+    })
   })
 }
