@@ -18,7 +18,7 @@ export interface Answer {
  * their rows, then each fence checked on its own (state, token, unexpired lease, occurrence, due
  * time), each row advanced as stored now (an upsert while the claim was out may have changed its
  * timing or rules). Only the changed columns are written, rows changing the same columns in one
- * statement, all events in one, the batch's count in the stream's history in one row (rollup-store.ts).
+ * statement, each event on its row, the batch's count in the stream's history in one row (rollup-store.ts).
  * A stale answer writes nothing and emits nothing, and never holds
  * back the others; a storage error rolls the whole group back. The answers name distinct schedules.
  */
