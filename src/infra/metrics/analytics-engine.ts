@@ -1,4 +1,4 @@
-import { type BatchMeasure, type MetricsRecorder, quantile, type RunMeasure } from "./measure.ts"
+import { type BatchMeasure, type MetricsRecorder, quantiles, type RunMeasure } from "./measure.ts"
 
 /** Analytics Engine's limit on an index, in bytes (names are ASCII). */
 const INDEX_MAX = 96
@@ -22,7 +22,7 @@ export const runPoint = (m: RunMeasure): AnalyticsEngineDataPoint => ({
 export const batchPoint = (m: BatchMeasure): AnalyticsEngineDataPoint => ({
   indexes: [m.stream.slice(0, INDEX_MAX)],
   blobs: ["stream", m.stream, "batch"],
-  doubles: [m.delivered, m.retried, m.failed, quantile(m.late, 0.5), quantile(m.late, 0.99), quantile(m.late, 1)],
+  doubles: [m.delivered, m.retried, m.failed, ...quantiles(m.late, [0.5, 0.99, 1])],
 })
 
 /** A recorder writing one data point per run and per settled batch to a Workers Analytics Engine dataset. */

@@ -3,7 +3,7 @@ export {
   activeMetrics,
   type BatchMeasure,
   type MetricsRecorder,
-  quantile,
+  quantiles,
   type RunMeasure,
   useMetrics,
 } from "./measure.ts"

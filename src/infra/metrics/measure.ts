@@ -38,9 +38,9 @@ export function useMetrics(recorder: MetricsRecorder | undefined): void {
 /** The recorder installed last (`slotwise/node` installs OpenTelemetry's), or undefined. */
 export const activeMetrics = (): MetricsRecorder | undefined => active
 
-/** The q-quantile of `values` (q in 0..1) by nearest rank; 0 when there are none. */
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return 0
+/** The `qs`-quantiles of `values` (each q in 0..1) by nearest rank, from one sort; 0 each when there are none. */
+export function quantiles(values: readonly number[], qs: readonly number[]): number[] {
+  if (values.length === 0) return qs.map(() => 0)
   const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] as number
+  return qs.map((q) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] as number)
 }

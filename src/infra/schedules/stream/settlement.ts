@@ -1,7 +1,7 @@
 import { logLine } from "../../log.ts"
 import { redactUrlSecrets } from "../../url-secrets.ts"
 import * as core from "./core.ts"
-import { tallyOf } from "./rollup.ts"
+import { type Tally, tallyOf } from "./rollup.ts"
 import type { ScheduleRow } from "./row.ts"
 import type { FenceRow } from "./seams.ts"
 import type { ScheduleStore } from "./store.ts"
@@ -21,15 +21,18 @@ export interface Answer {
  * statement, each event on its row, the batch's count in the stream's history in one row (rollup-store.ts).
  * A stale answer writes nothing and emits nothing, and never holds
  * back the others; a storage error rolls the whole group back. The answers name distinct schedules.
+ * Once committed, the batch's tally goes to `measure` (the metrics), if given.
  */
 export function settleAll(
   store: ScheduleStore,
   stream: string,
   given: readonly Answer[],
   fenceRow: FenceRow = (row) => row,
+  measure?: (tally: Tally) => void,
 ): core.Transition[] {
   // Before the transaction: a malformed result is a retry of its own row, never a rollback of the group.
   const answers = given.map((answer) => ({ ...answer, result: normalised(answer.result) }))
+  let tally: Tally | undefined
   const transitions = store.transaction(() => {
     const rows = store.getMany(answers.map(({ claim }) => claim.id))
     const writes: Array<{ before: ScheduleRow; change: core.Change; now: number }> = []
@@ -40,9 +43,11 @@ export function settleAll(
       return transition
     })
     store.applyAll(writes)
-    store.rollup.add(tallyOf(answers, settled))
+    tally = tallyOf(answers, settled)
+    store.rollup.add(tally)
     return settled
   })
+  if (tally && measure) measure(tally)
   for (const [i, answer] of answers.entries()) logUnlessDelivered(stream, answer, transitions[i] as core.Transition)
   return transitions
 }

@@ -9,7 +9,7 @@ import { type Claimed, claimDue } from "./delivery-claim.ts"
 import { dispatch } from "./dispatch.ts"
 import { logTicks, type SettlingAnswer, type StreamEmitter, type TickReport } from "./event-map.ts"
 import type { Retention } from "./retention.ts"
-import { tallyOf } from "./rollup.ts"
+import type { Tally } from "./rollup.ts"
 import type { DirectoryRecorder, StreamSeams } from "./seams.ts"
 import { type Answer, Settlements, settleAll } from "./settlement.ts"
 import type { ScheduleStore } from "./store.ts"
@@ -65,14 +65,15 @@ export class Ticker {
     this.events.emit("settlement:started", { stream, answers })
     let transitions: core.Transition[]
     try {
-      transitions = settleAll(this.store, stream, answers, seams.fenceRow)
+      // One data point per settled batch, where the Worker binds SLOTWISE_METRICS (or a recorder is installed).
+      const measure = measured(this.metricsEnv)
+        ? (tally: Tally) => recordBatch(this.metricsEnv, { stream, ...tally })
+        : undefined
+      transitions = settleAll(this.store, stream, answers, seams.fenceRow, measure)
     } catch (error) {
       this.events.emit("settlement:failed", { stream, answers, error })
       throw error
     }
-    // One data point per settled batch, where the Worker binds SLOTWISE_METRICS (or a recorder is installed).
-    const tally = measured(this.metricsEnv) ? tallyOf(answers, transitions) : undefined
-    if (tally) recordBatch(this.metricsEnv, { stream, ...tally })
     if (this.events.listens("settlement:committed")) {
       const settled = answers.map((answer: SettlingAnswer, i) => ({
         ...answer,
