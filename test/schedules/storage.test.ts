@@ -377,6 +377,13 @@ describe("rows read back", () => {
         updatedAt: T0 + 14,
         finishedAt: T0 + 15,
         incarnation: 2 ** 48 - 16,
+        startAt: T0 + 17,
+        endAt: T0 + 18,
+        times: 19,
+        delivered: 20,
+        jitterMs: 21,
+        cancelReason: "reason 22",
+        backfillOf: "parent-23",
       }
       // A row stored before incarnations reads back null.
       const other = { ...row, id: "round-trip-2", finishedAt: null, incarnation: null }

@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono"
+import { type Context, Hono, type MiddlewareHandler } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
 import { problem, validate } from "../http/index.ts"
@@ -9,6 +9,8 @@ import { isListed, streamsPage } from "../schedules/directory/stream-directory.t
 import type { Reply, StreamRpc } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
 import {
+  backfillBody,
+  cancelBody,
   eventsQuery,
   MAX_BODY_BYTES,
   scheduleBody,
@@ -33,7 +35,7 @@ function replyResponse<T>(c: Context, reply: Reply<T>, shape: (value: T) => obje
 /** A schedule's page asks for this many of its newest events: all it keeps (EVENT_HISTORY_LIMIT), and its removed predecessors'. */
 export const SCHEDULE_EVENTS = 50
 
-type Action = "cancel" | "resume" | "trigger"
+type Action = "resume" | "trigger"
 type StreamEnv = AdminEnv & { Variables: { rpc: StreamRpc } }
 
 /** After the param check: the stream's object, or a 404 when the directory does not know it, so a GET never creates one. */
@@ -45,6 +47,17 @@ const listed = createMiddleware<StreamEnv>(async (c, next) => {
   c.set("rpc", streamRpc(c.env.SCHEDULES, stream))
   await next()
 })
+
+/** A cancel's body is optional: one sent (with a JSON content type) is validated, none means no reason. */
+const checkCancelBody = validate("json", cancelBody) as unknown as MiddlewareHandler
+const cancelReason = createMiddleware<StreamEnv>(async (c, next) =>
+  c.req.header("content-type") === undefined ? next() : checkCancelBody(c, next),
+)
+/** The reason a cancel's body gave (checked by cancelReason), if any. */
+const reasonOf = (c: Context<StreamEnv>): unknown =>
+  c.req.header("content-type") === undefined
+    ? undefined
+    : (c.req.valid as (target: "json") => { reason?: unknown })("json").reason
 
 const action = (verb: Action) =>
   [
@@ -109,7 +122,22 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
         return replyResponse(c, reply, (schedule) => ({ schedule }))
       },
     )
-    .post(...action("cancel"))
+    .post(ADMIN_ROUTES.cancel.path, validate("param", scheduleParam), cancelReason, listed, async (c) => {
+      const { stream, id } = c.req.valid("param")
+      const reason = reasonOf(c)
+      const reply = await c.var.rpc.cancel(stream, id, reason === undefined ? {} : { reason: reason as string })
+      return replyResponse(c, reply, (schedule) => ({ schedule }))
+    })
+    .post(
+      ADMIN_ROUTES.backfill.path,
+      validate("param", scheduleParam),
+      validate("json", backfillBody),
+      listed,
+      async (c) => {
+        const { stream, id } = c.req.valid("param")
+        return replyResponse(c, await c.var.rpc.backfill(stream, id, c.req.valid("json")), (answer) => answer)
+      },
+    )
     .post(...action("resume"))
     .post(...action("trigger"))
     .delete(ADMIN_ROUTES.remove.path, validate("param", scheduleParam), listed, async (c) => {
