@@ -256,7 +256,8 @@ describe("schema migration", () => {
       }
     })
     // Version 3 adds finished_at, null for a row still scheduled; version 4 the incarnation, null: the row keeps
-    // its keys; version 6 its events on it, its newest seq, no claim record over it.
+    // its keys; version 6 its events on it, its newest seq, no claim record over it; version 7 no window, count,
+    // jitter, reason or parent, and nothing delivered.
     expect(result.after).toEqual(
       result.before.map((row) => ({
         ...row,
@@ -266,6 +267,8 @@ describe("schema migration", () => {
         event_lines: expect.any(String),
         event_seq: LAST_V1_SEQ + 1,
         written_seq: 0,
+        ...{ start_at: null, end_at: null, times: null, delivered: 0, jitter_ms: null },
+        ...{ cancel_reason: null, backfill_of: null },
       })),
     )
     expect(result.version).toBe(String(SCHEMA_VERSION))

@@ -44,7 +44,7 @@ export interface BackfillPlan {
  * past occurrence its cadence names there, due at that time, with its consumer, payload and maxAttempts, each a
  * row of its own (`backfillOf` names the parent), so each has its own key and goes through the same claim,
  * retries and settlement as any schedule, at most 32 in flight. Refuses a one-shot, a range over MAX_BACKFILL
- * occurrences, and an id already taken; `incarnation` draws each new row's. Pure: the shell writes the changes.
+ * occurrences (naming `to`), and an id already taken; `incarnation` draws each new row's. Pure: the shell writes the changes.
  */
 export function backfill(
   parent: ScheduleRow | undefined,
@@ -54,17 +54,14 @@ export function backfill(
   incarnation: () => number,
   exists: (id: string) => boolean,
   dryRun: boolean,
-): BackfillPlan | NoChange {
+): BackfillPlan | (NoChange & { field?: "to" }) {
   if (!parent) return { row: parent, events: [] }
   if (!isRecurring(parent))
     return { row: parent, events: [], refused: "a one-shot has no past occurrences to backfill" }
   const times = cadenceTimes(parent, range.from, range.to, MAX_BACKFILL)
   if (times.length > MAX_BACKFILL) {
-    return {
-      row: parent,
-      events: [],
-      refused: `the range names more than ${MAX_BACKFILL} occurrences: backfill it in parts`,
-    }
+    const refused = `names more than ${MAX_BACKFILL} occurrences: backfill the range in parts`
+    return { row: parent, events: [], refused, field: "to" }
   }
   const ids = times.map((at) => backfillId(parent.id, run, at))
   const taken = ids.find(exists)

@@ -218,6 +218,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     })
     if (!("report" in plan)) {
       if (!plan.row) return refuse("not_found", `no schedule "${id}" in stream "${stream}"`, "id")
+      if (plan.field) return refuse("invalid", `${plan.field} ${plan.refused}`, plan.field)
       return refuse("conflict", `cannot backfill: ${plan.refused}`)
     }
     if (plan.changes.length > 0) await this.ticker.alarm.rearm(now)
