@@ -17,7 +17,9 @@ async function clientAt(now: number) {
 }
 
 const deliveredTo = (stream: string, id: string) =>
-  seen.filter(({ delivery }) => delivery.stream === stream && delivery.scheduleId === id).map(({ delivery }) => delivery)
+  seen
+    .filter(({ delivery }) => delivery.stream === stream && delivery.scheduleId === id)
+    .map(({ delivery }) => delivery)
 
 beforeEach(() => resetConsumers())
 
