@@ -99,7 +99,7 @@ describe("admin: a window, a count and jitter", () => {
     script.set("n", ["retry", "ok", "ok"])
     expect(await tickAt(stub, BASE + HOUR)).toMatchObject({ retried: 1 })
     expect((await detail(name, "n")).schedule).toMatchObject({ delivered: 0, occurrence: 1, attempts: 1 })
-    await evictDurableObject(stub)
+    await evictDurableObject(stub as unknown as DurableObjectStub)
     expect(await tickAt(stub, BASE + HOUR + 1_000)).toMatchObject({ delivered: 1 })
     expect((await detail(name, "n")).schedule).toMatchObject({ delivered: 1, occurrence: 2, state: "scheduled" })
     expect(await tickAt(stub, BASE + 2 * HOUR)).toMatchObject({ delivered: 1 })

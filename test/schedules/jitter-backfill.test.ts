@@ -34,7 +34,7 @@ describe("jitter", () => {
     expect(offset).toBe(jitterOffset(view.idempotencyKey, 30 * MINUTE))
     expect(offset).toBeGreaterThanOrEqual(0)
     expect(offset).toBeLessThanOrEqual(30 * MINUTE)
-    await evictDurableObject(stub)
+    await evictDurableObject(stub as unknown as DurableObjectStub)
     await stub.setNow(T0)
     expect(await stream.get("digest")).toMatchObject({ nextAt: view.nextAt, cadenceAt: view.cadenceAt })
     if (offset > 0) expect(await tickAt(stub, view.cadenceAt)).toMatchObject({ claimed: 0 })

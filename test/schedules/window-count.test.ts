@@ -39,7 +39,7 @@ describe("a window: startAt and endAt", () => {
     expect(await tickAt(stub, T0 + 2 * HOUR)).toMatchObject({ delivered: 1 })
     expect(await tickAt(stub, T0 + 3 * HOUR)).toMatchObject({ delivered: 1 })
     // The object restarts mid-window: what it knows is in its storage.
-    await evictDurableObject(stub)
+    await evictDurableObject(stub as unknown as DurableObjectStub)
     expect(await tickAt(stub, T0 + 3 * HOUR + 1)).toMatchObject({ claimed: 0 })
     expect(await tickAt(stub, T0 + 4 * HOUR)).toMatchObject({ delivered: 1 })
     expect(await tickAt(stub, T0 + 5 * HOUR)).toMatchObject({ delivered: 1 })
@@ -106,7 +106,7 @@ describe("a count: times", () => {
     // A timing change keeps the count.
     const retimed = await stream.upsert({ id: "n", consumer: "test.scripted", every: "2 minutes", times: 3 })
     expect(retimed).toMatchObject({ delivered: 1, occurrence: 2 })
-    await evictDurableObject(stub)
+    await evictDurableObject(stub as unknown as DurableObjectStub)
     expect(await tickAt(stub, retimed.nextAt)).toMatchObject({ delivered: 1 })
     const second = await stream.get("n")
     expect(second).toMatchObject({ state: "scheduled", delivered: 2 })
