@@ -101,13 +101,17 @@ function checkRows(r: StepRecord, model: Model): void {
 /** Each claim: taken only when eligible, in due order, within the dispatch room, delivered as it was claimed. */
 function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
   // A due row whose allowed attempts were all claimed (and lost) is exhausted, not claimed (core.expireLost).
+  // It still takes its place in the tick's selection of at most the dispatch room's due rows.
   const spent = (row: Row) => row.max_attempts !== null && row.attempts >= row.max_attempts
   const eligible = [...r.pre.values()]
-    .filter((row) => row.state === "scheduled" && row.eligible_at <= t.at && !spent(row))
+    .filter((row) => row.state === "scheduled" && row.eligible_at <= t.at)
     .sort((a, b) => a.eligible_at - b.eligible_at || (a.id < b.id ? -1 : 1))
   const room = Math.max(0, BATCH_SIZE - t.inFlightBefore)
   const claimedIds = t.claimed.map((a) => a.id)
-  const expectedIds = eligible.slice(0, room).map((row) => row.id)
+  const expectedIds = eligible
+    .slice(0, room)
+    .filter((row) => !spent(row))
+    .map((row) => row.id)
   const complete = !r.faultFired && !r.refusing
   if (claimedIds.some((id, i) => id !== expectedIds[i]) || (complete && claimedIds.length !== expectedIds.length)) {
     const held = [...r.pre.values()].map((row) => `${row.id}:${row.state}@${row.eligible_at}`)

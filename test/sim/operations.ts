@@ -1,17 +1,7 @@
 import { parseCron } from "../../src/infra/cron.ts"
 import type { Reply } from "../../src/infra/schedules/contract/reply.ts"
 import type { Model } from "./model.ts"
-import {
-  type Event,
-  firstCadence,
-  isOver,
-  isRecurring,
-  jitteredAt,
-  keyOf,
-  offsetOf,
-  type Row,
-  sameRow,
-} from "./rows.ts"
+import { type Event, firstCadence, isOver, isRecurring, keyOf, offsetOf, type Row, sameRow } from "./rows.ts"
 import { canonicalCron, type Step, stored } from "./steps.ts"
 
 export type OperationStep = Extract<Step, { op: "upsert" | "cancel" | "resume" | "trigger" | "remove" | "backfill" }>
@@ -424,16 +414,30 @@ function checkBackfill(o: Operation, fail: (message: string) => void, model: Mod
     if (!unchanged || o.events.length > 0) fail(`a refused backfill wrote: ${JSON.stringify(o.events)}`)
     if (want !== "not_found") model.counters.backfillRefused++
   }
-  if (to > now || to < from) return refusedAs("invalid")
-  if (!before) return refusedAs("not_found")
-  if (!isRecurring(before)) return refusedAs("conflict")
+  if (to > now || to < from) {
+    refusedAs("invalid")
+    return
+  }
+  if (!before) {
+    refusedAs("not_found")
+    return
+  }
+  if (!isRecurring(before)) {
+    refusedAs("conflict")
+    return
+  }
   const times = cadenceIn(before, from, to)
-  if (times.length > 1_000) return refusedAs("invalid")
+  if (times.length > 1_000) {
+    refusedAs("invalid")
+    return
+  }
   if (o.reply === undefined && unchanged) return
   if (o.reply !== undefined) {
     const value = o.reply.ok ? (o.reply.value as { backfill: { count: number; ids: string[] } }) : undefined
-    if (!value || value.backfill.count !== times.length)
-      return fail(`replied ${JSON.stringify(o.reply)}, expected ${times.length} occurrences`)
+    if (!value || value.backfill.count !== times.length) {
+      fail(`replied ${JSON.stringify(o.reply)}, expected ${times.length} occurrences`)
+      return
+    }
   }
   if (step.dryRun || times.length === 0) {
     if (!unchanged || o.events.length > 0) fail(`a preview or an empty backfill wrote: ${JSON.stringify(o.events)}`)
@@ -445,7 +449,10 @@ function checkBackfill(o: Operation, fail: (message: string) => void, model: Mod
   for (const [i, id] of ids.entries()) {
     const row = o.rowsAfter.get(id)
     const at = times[i] as number
-    if (o.rowsBefore.has(id) || !row) return fail(`backfill row ${id} was not created`)
+    if (o.rowsBefore.has(id) || !row) {
+      fail(`backfill row ${id} was not created`)
+      return
+    }
     const problem = differs(row, {
       kind: "at",
       at_ms: at,
@@ -466,7 +473,10 @@ function checkBackfill(o: Operation, fail: (message: string) => void, model: Mod
       end_at: null,
       finished_at: null,
     })
-    if (problem) return fail(`backfill row ${id}: ${problem}`)
+    if (problem) {
+      fail(`backfill row ${id}: ${problem}`)
+      return
+    }
     const events = o.events.filter((e) => e.schedule_id === id)
     if (events.length !== 1 || events[0]?.data.cause !== "backfill")
       fail(`backfill row ${id} events ${JSON.stringify(events)}`)

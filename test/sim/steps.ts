@@ -154,10 +154,10 @@ function backfillRange(random: Random): { from: number; to: number } {
     [random.int(1, 60_000), 1],
   ])
   const width = random.weighted<number>([
-    [0, 1],
-    [random.int(1, 20_000), 3],
-    [random.int(20_000, 600_000), 4],
-    [random.int(600_000, 7_200_000), 3],
+    [0, 2],
+    [random.int(1, 20_000), 5],
+    [random.int(20_000, 180_000), 2],
+    [random.int(3_600_000, 7_200_000), 1],
     [-random.int(1, 60_000), 1],
   ])
   return { from: to - width, to }

@@ -168,8 +168,8 @@ export function upsert(
     if (restarted.state === "scheduled") return { row: restarted, events: [setEvent(restarted, "restarted")] }
     // Over at once (its count reached, its window ended): it stays where it was, or completes, as it is.
     if (existing.state === "completed" && sameSpec(specOf(existing), spec)) return none(existing)
-    const kept = existing.state === "completed" ? existing : finish(existing, now)
-    const row = { ...kept, ...columns, updatedAt: now, cancelReason: null }
+    const finishedAt = existing.state === "completed" ? existing.finishedAt : now
+    const row = { ...finish({ ...existing, ...columns, updatedAt: now, cancelReason: null }, now), finishedAt }
     return { row, events: [setEvent(row, "completed")] }
   }
   if (sameSpec(specOf(existing), spec)) return none(existing)
