@@ -65,13 +65,15 @@ export interface ScheduleView {
 export interface BackfillReport {
   /** The recurring schedule backfilled. */
   scheduleId: string
-  /** The range asked for, in epoch milliseconds. */
+  /** The range's first moment asked for, in epoch milliseconds. */
   from: number
+  /** The range's last moment asked for, in epoch milliseconds. */
   to: number
   /** How many past occurrences the range names (at most MAX_BACKFILL): each is delivered once more. */
   count: number
-  /** The first and last backfilled occurrence's time on the cadence, or null when the range names none. */
+  /** The first backfilled occurrence's time on the cadence, or null when the range names none. */
   firstAt: number | null
+  /** The last backfilled occurrence's time on the cadence, or null when the range names none. */
   lastAt: number | null
   /** True when nothing was written: a preview. */
   dryRun: boolean
