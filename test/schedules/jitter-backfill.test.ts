@@ -192,6 +192,8 @@ describe("a note on cancel", () => {
     const long = await stream.resume("p").then(() => stream.cancel("p", { reason: "x".repeat(5_000) }))
     expect(long.cancelReason).toHaveLength(1_000)
     await stream.resume("p")
+    expect((await stream.cancel("p", "given as a string")).cancelReason).toBe("given as a string")
+    await stream.resume("p")
     const bad = await stream.cancel("p", { reason: 42 as never }).catch((e) => e)
     expect(bad).toMatchObject({ name: "ScheduleDefinitionError", field: "reason" })
     expect(await stream.get("p")).toMatchObject({ state: "scheduled" })

@@ -63,9 +63,10 @@ export interface StreamClient {
    * Stops a scheduled or failed schedule: nothing more is delivered until it is resumed or upserted. An optional
    * `reason` (at most 1,000 characters) stays on the schedule while it is cancelled (`cancelReason` in its view)
    * and is recorded in its `schedule/cancelled` event.
+   * The reason may also be given as the second argument itself.
    * @example `await stream.cancel("trial-ending", { reason: "customer asked for a pause until March" })`
    */
-  cancel(id: string, options?: CancelOptions): Promise<ScheduleView>
+  cancel(id: string, options?: CancelOptions | string): Promise<ScheduleView>
   /**
    * Delivers once more every occurrence a recurring schedule's cadence names from `from` to `to` (a past range,
    * inside its window; at most 1,000): each becomes a one-shot of its own, `<id>~backfill-<run>-<time>`, due at
@@ -151,7 +152,7 @@ export function stream(namespace: StreamNamespace, name: string, options: Stream
     list: async (options = {}) => unwrap(await stub.list(name, options)),
     cancel: async (id, options) => {
       // Refused here, naming the field, before the stream is woken.
-      const reason = validateReason(options?.reason)
+      const reason = validateReason(typeof options === "string" ? options : options?.reason)
       return unwrap(await stub.cancel(name, id, reason === null ? {} : { reason }))
     },
     backfill: async (id, options) => {
