@@ -153,10 +153,11 @@ function backfillRange(random: Random): { from: number; to: number } {
     [-random.int(1, 600_000), 6],
     [random.int(1, 60_000), 1],
   ])
+  // Mostly a few occurrences: each backfilled one is a row the oracle reads on every step until retention deletes it.
   const width = random.weighted<number>([
     [0, 2],
-    [random.int(1, 20_000), 5],
-    [random.int(20_000, 180_000), 2],
+    [random.int(1, 20_000), 6],
+    [random.int(20_000, 120_000), 1],
     [random.int(3_600_000, 7_200_000), 1],
     [-random.int(1, 60_000), 1],
   ])
@@ -249,7 +250,7 @@ export function generate(seed: number, count: number): Step[] {
       ["elapse", 6],
       ["evict", 2],
       ["restart", 3],
-      ["backfill", 2],
+      ["backfill", 1],
     ])
     let step: Step
     switch (kind) {
