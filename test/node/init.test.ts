@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
 import { init } from "../../src/infra/init/cli.ts"
-import { isHelloWorld } from "../../src/infra/init/entry.ts"
+
 import { nextMigrationTag } from "../../src/infra/init/migration-tag.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
