@@ -1,7 +1,8 @@
-// create-cloudflare's hello world after `npx slotwise init`, under a real `wrangler dev` (run.sh runs this after
-// the guide's `wrangler d1 migrations apply`): its own fetch answers as before, admin at /admin is closed without the
-// token init wrote to .dev.vars and open with it, and one heartbeat from `slotwise-heartbeat` runs init's example
-// job: its own log line, the run's, and the run recorded in its lease row (admin's jobs).
+// A create-cloudflare template after `npx slotwise init`, under a real `wrangler dev` (run.sh runs this after the
+// guide's `wrangler d1 migrations apply`): `node init-check.mjs <template>`. The Worker's own routes answer as before
+// (its Durable Object's too), admin at /admin is closed without the token init wrote to .dev.vars and open with it,
+// and one heartbeat from `slotwise-heartbeat` runs init's example job: its own log line, the run's, and the run
+// recorded in its lease row (admin's jobs); the scheduled template's own scheduled() runs on that cron too.
 import {
   adminToken,
   COMMAND_TIMEOUT_MS,
@@ -14,7 +15,21 @@ import {
 } from "./wrangler-dev.mjs"
 
 const EXAMPLE_JOB = "example.hello"
-const { say, check } = checker("init-check")
+const template = process.argv[2] ?? "hello-world"
+const { say, check } = checker(`init-check ${template}`)
+
+/** Each template's own routes, as create-cloudflare writes them: the path and what it answers. */
+const OWN_ROUTES = {
+  "hello-world": [["/", (text) => text === "Hello World!"]],
+  scheduled: [["/", (text) => text.startsWith("To test the scheduled handler")]],
+  // Its fetch asks its Durable Object, whose sayHello answers.
+  "hello-world-durable-object": [["/", (text) => text === "Hello, world!"]],
+  // The app's route, and the static assets beside it.
+  hono: [
+    ["/message", (text) => text === "Hello Hono!"],
+    ["/", (text) => text.includes("<html")],
+  ],
+}
 
 async function main() {
   const token = adminToken()
@@ -23,8 +38,11 @@ async function main() {
   const get = (path, headers = {}) =>
     fetch(`${origin}${path}`, { headers, signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS) })
 
-  const hello = await get("/")
-  check(hello.status === 200 && (await hello.text()) === "Hello World!", "the Worker's own fetch answers Hello World!")
+  for (const [route, expected] of OWN_ROUTES[template]) {
+    const own = await get(route)
+    const text = await own.text()
+    check(own.status === 200 && expected(text), `the Worker's own ${route} answers as before: ${text.slice(0, 60)}`)
+  }
   const closed = await get("/admin/jobs")
   check(closed.status === 401, `admin without the token answers 401 (got ${closed.status})`)
   const open = await get("/admin/jobs", { authorization: `Bearer ${token}` })
@@ -52,6 +70,11 @@ async function main() {
     (line) => line.includes('"message":"job.run"') && line.includes(`"job":"${EXAMPLE_JOB}"`),
   )
   check(logged?.includes('"outcome":"ran"') === true, `wrangler dev logged the run: ${logged}`)
+  if (template === "scheduled") {
+    // Its scheduled() fetches a Cloudflare API: offline it fails, and either way it ran after the heartbeat.
+    const own = devLines.find((line) => /trigger fired at \* \* \* \* \*|api\.cloudflare\.com|fetch failed/.test(line))
+    check(own !== undefined, `the Worker's own scheduled() ran on "* * * * *" too: ${own}`)
+  }
 }
 
-await runCheck("init-check", main)
+await runCheck(`init-check ${template}`, main)
