@@ -11,9 +11,11 @@ const STAND_INS = path.join(import.meta.dirname, "workers-stand-ins.d.ts")
 export const NODE_TYPES = "node-types"
 const GLOBALS = "workers-globals.d.ts"
 
-/** The names the stand-ins declare (each `export interface X` or `export declare namespace X`). */
+/** The names the stand-ins declare (each `export interface X`, `export type X` or `export declare namespace X`). */
 const standIns = () =>
-  [...readFileSync(STAND_INS, "utf8").matchAll(/^export (?:interface|declare namespace) (\w+)/gm)].map((m) => m[1] as string)
+  [...readFileSync(STAND_INS, "utf8").matchAll(/^export (?:interface|type|declare namespace) (\w+)/gm)].map(
+    (m) => m[1] as string,
+  )
 
 /** A declaration file's text with its comments out: a name in a comment needs no import. */
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "")

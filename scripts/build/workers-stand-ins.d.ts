@@ -3,6 +3,9 @@
 // globals @cloudflare/workers-types declares, so `skipLibCheck: false` compiles without them. Each is the part of
 // the runtime's type that slotwise's API hands out or takes, as the container profile implements it.
 
+/** What fetch() takes (the Workers' and the DOM's global; Node's types have none). */
+export type RequestInfo = Request | string | URL
+
 /** A D1 query's answer. */
 export interface D1Result<T = Record<string, unknown>> {
   results: T[]
@@ -59,7 +62,10 @@ export interface ScheduledController {
 /** A Queue producer binding. */
 export interface Queue<Body = unknown> {
   send(message: Body, options?: Record<string, unknown>): Promise<void>
-  sendBatch(messages: Iterable<{ body: Body } & Record<string, unknown>>, options?: Record<string, unknown>): Promise<void>
+  sendBatch(
+    messages: Iterable<{ body: Body } & Record<string, unknown>>,
+    options?: Record<string, unknown>,
+  ): Promise<void>
 }
 
 /** One message of a Queue consumer's batch. */

@@ -10,9 +10,9 @@
  * files it imports. `node scripts/check/doc-examples.ts`: exit 1, naming the page and line of each error.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path"
+import { parse } from "jsonc-parser"
 import ts from "typescript"
 import { writeNodeTypes } from "../build/node-types.ts"
 import { PRELUDES } from "./doc-examples/preludes.ts"
@@ -32,28 +32,38 @@ export interface DocBlock {
   profile: "worker" | "node"
 }
 
-/** The blocks of a page to compile. */
+/** A file's name opening a line of a block (`// src/jobs.ts`, `// src/index.ts: the handlers`): a file starts there. */
+const FILE_LINE = /^\/\/ ((?:src|test)\/[\w./-]+\.[jt]sx?)\b/
+
+/**
+ * The blocks of a page to compile, one for each file a block shows: a block that shows several (each opening with
+ * its name, after a blank line) is split there.
+ */
 export function docBlocks(doc: string, page: string): DocBlock[] {
   const blocks: DocBlock[] = []
   for (const match of page.matchAll(/^```(ts|typescript|js|javascript)\n([\s\S]*?)^```$/gm)) {
     const lang = match[1]?.startsWith("t") ? "ts" : "js"
     const body = match[2] as string
     if (lang === "js" && !/from\s+["']slotwise/.test(body)) continue
-    const line = page.slice(0, match.index).split("\n").length + 1
-    const first = body.split("\n").find((text) => text.trim() !== "") ?? ""
-    const node = /from\s+["']slotwise\/node["']/.test(body) || doc === "docs/container.md"
-    blocks.push({ doc, line, lang, body, key: `${doc}: ${first.trim()}`, profile: node ? "node" : "worker" })
+    const start = page.slice(0, match.index).split("\n").length + 1
+    const lines = body.split("\n")
+    const starts = lines.flatMap((text, i) => (i === 0 || (FILE_LINE.test(text) && lines[i - 1] === "") ? [i] : []))
+    starts.forEach((from, n) => {
+      const text = lines.slice(from, starts[n + 1] ?? lines.length).join("\n")
+      const first = text.split("\n").find((line) => line.trim() !== "") ?? ""
+      const node = /from\s+["']slotwise\/node["']/.test(text) || doc === "docs/container.md"
+      const key = `${doc}: ${first.trim()}`
+      blocks.push({ doc, line: start + from, lang, body: text, key, profile: node ? "node" : "worker" })
+    })
   }
   return blocks
 }
 
 /** Where a block is compiled: the file it names (beside the page's other files), else a file of its own. */
 function fileOf(block: DocBlock, index: number, scratch: string): string {
-  const named = /^(?:\/\/) ((?:src)\/[\w./-]+\.[jt]s)\b/.exec(block.body)?.[1]
+  const named = FILE_LINE.exec(block.body)?.[1]
   const slug = block.doc.replace(/[/.]/g, "-")
-  if (named?.startsWith("src/slices/")) return path.join(root, named)
-  if (named !== undefined) return path.join(scratch, slug, named)
-  return path.join(scratch, slug, `block-${index}.${block.lang}`)
+  return path.join(scratch, slug, named ?? `block-${index}.${block.lang}`)
 }
 
 /** slotwise's entry points on each profile, as package.json's exports resolve them there. */
@@ -72,6 +82,17 @@ function entries(declarations: string, profile: DocBlock["profile"]): Record<str
     "slotwise/portable": at("portable.d.ts"),
     "slotwise/admin": at("admin/index.d.ts"),
   }
+}
+
+/** The compilerOptions of docs/container.md's tsconfig.json block, which a Node project copies. */
+export function nodeOptions(): ts.CompilerOptions {
+  const page = readFileSync(path.join(root, "docs/container.md"), "utf8")
+  const block = /^```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)^```$/m.exec(page)?.[1]
+  if (block === undefined) throw new Error("docs/container.md shows no tsconfig.json block")
+  const { compilerOptions } = parse(block) as { compilerOptions: Record<string, unknown> }
+  const { options, errors } = ts.convertCompilerOptionsFromJson(compilerOptions, root)
+  if (errors.length > 0) throw new Error(`docs/container.md's tsconfig.json: ${errors[0]?.messageText}`)
+  return options
 }
 
 export interface Failure {
@@ -103,24 +124,36 @@ export function compile(blocks: readonly DocBlock[], declarations: string, profi
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
     lib: ["lib.es2024.d.ts"],
-    module: profile === "node" ? ts.ModuleKind.NodeNext : ts.ModuleKind.ES2022,
-    moduleResolution: profile === "node" ? ts.ModuleResolutionKind.NodeNext : ts.ModuleResolutionKind.Bundler,
+    module: ts.ModuleKind.ES2022,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: ["@cloudflare/workers-types"],
+    // The Node profile: docs/container.md's tsconfig.json, as a Node project has it.
+    ...(profile === "node" ? nodeOptions() : {}),
     allowImportingTsExtensions: true,
     allowJs: true,
     checkJs: true,
-    types: profile === "node" ? ["node"] : ["@cloudflare/workers-types"],
     typeRoots: [path.join(root, "node_modules/@types"), path.join(root, "node_modules")],
     baseUrl: root,
     paths: entries(declarations, profile),
   }
   const ambient = [path.join(here, "stubs.d.ts"), ...(profile === "worker" ? [path.join(here, "worker-env.d.ts")] : [])]
   const host = ts.createCompilerHost(options)
-  const { fileExists, readFile, getSourceFile } = host
-  host.fileExists = (file) => virtual.has(file) || fileExists.call(host, file)
-  host.readFile = (file) => virtual.get(file)?.text ?? readFile.call(host, file)
+  const { fileExists, readFile, getSourceFile, directoryExists } = host
+  // A page's folder mirrors this repository: a file the page does not show is the example app's (../billing/db.ts).
+  const real = (file: string) => {
+    if (!file.startsWith(`${scratch}/`)) return file
+    const [, ...rest] = path.relative(scratch, file).split(path.sep)
+    return path.join(root, ...rest)
+  }
+  host.fileExists = (file) => virtual.has(file) || fileExists.call(host, real(file))
+  host.directoryExists = (dir) =>
+    [...virtual.keys()].some((file) => file.startsWith(`${dir}/`)) || (directoryExists?.call(host, real(dir)) ?? false)
+  host.readFile = (file) => virtual.get(file)?.text ?? readFile.call(host, real(file))
   host.getSourceFile = (file, language, onError, create) => {
     const own = virtual.get(file)
     if (own !== undefined) return ts.createSourceFile(file, own.text, language, true)
+    const text = readFile.call(host, real(file))
+    if (text !== undefined && real(file) !== file) return ts.createSourceFile(file, text, language, true)
     return getSourceFile.call(host, file, language, onError, create)
   }
   const program = ts.createProgram([...virtual.keys(), ...ambient], options, host)
@@ -131,7 +164,8 @@ export function compile(blocks: readonly DocBlock[], declarations: string, profi
     if (file === undefined) return failures.push({ where: profile, message })
     const { line } = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0)
     const own = virtual.get(file.fileName)
-    if (own === undefined) return failures.push({ where: `${path.relative(declarations, file.fileName)}:${line + 1}`, message })
+    if (own === undefined)
+      return failures.push({ where: `${path.relative(declarations, file.fileName)}:${line + 1}`, message })
     const inBlock = line - own.preludeLines
     const where =
       inBlock < 0 ? `${own.block.doc}:${own.block.line} (its prelude)` : `${own.block.doc}:${own.block.line + inBlock}`
@@ -146,7 +180,9 @@ export function compile(blocks: readonly DocBlock[], declarations: string, profi
 
 /** slotwise's declarations, emitted as `npm run build` does, with the node condition's beside them. */
 export function emitDeclarations(): string {
-  const out = mkdtempSync(path.join(tmpdir(), "slotwise-doc-examples-"))
+  // Inside this repository, so the declarations' own imports (hono) resolve to its node_modules as a user's would.
+  mkdirSync(path.join(root, ".slotwise"), { recursive: true })
+  const out = mkdtempSync(path.join(root, ".slotwise/doc-declarations-"))
   const tsc = path.join(root, "node_modules/.bin/tsc")
   execFileSync(tsc, ["-p", "tsconfig.build.json", "--emitDeclarationOnly", "--outDir", out], {
     cwd: root,

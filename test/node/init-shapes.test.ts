@@ -102,7 +102,8 @@ describe("slotwise init on create-cloudflare's templates", () => {
   it("a JavaScript entry (hello world, js) is wired without types", () => {
     const dir = worker({
       "wrangler.jsonc": '{ "name": "js", "main": "src/index.js" }\n',
-      "src/index.js": "// mine\nexport default {\n  async fetch(request) {\n    return new Response('js') // own\n  },\n}\n",
+      "src/index.js":
+        "// mine\nexport default {\n  async fetch(request) {\n    return new Response('js') // own\n  },\n}\n",
     })
     expect(run(dir).code).toBe(0)
     const wired = read(dir, "src/index.js")
@@ -158,7 +159,10 @@ describe("slotwise init edits a config as a careful human does", () => {
       ["wrangler.toml", toml],
       ["wrangler.jsonc", jsonc],
     ] as const) {
-      const dir = worker({ [file]: text, "src/index.ts": "export default {\r\n  fetch: () => new Response('x'),\r\n}\r\n" })
+      const dir = worker({
+        [file]: text,
+        "src/index.ts": "export default {\r\n  fetch: () => new Response('x'),\r\n}\r\n",
+      })
       const done = run(dir)
       expect(done.code, done.stderr).toBe(0)
       const after = read(dir, file)

@@ -2,6 +2,6 @@
 declare module "@opentelemetry/exporter-prometheus" {
   import type { MetricReader } from "@opentelemetry/sdk-metrics"
   export class PrometheusExporter extends MetricReader {
-    constructor(options?: { port?: number; endpoint?: string })
+    constructor(options?: { host?: string; port?: number; endpoint?: string })
   }
 }
