@@ -16,6 +16,9 @@
 #                and Hono (`export default app`, `wrangler types --env-interface CloudflareBindings`) templates, each in
 #                the JSONC config create-cloudflare gives it, from the create-cloudflare package (c3-template.mjs):
 #                init, the steps it prints, then init-check.mjs with the template's own routes, cron and Durable Object
+#   init-hand-written  the hello world with hand-written.jsonc (comments, one-line arrays, env.staging with its own
+#                triggers, D1, Durable Objects and migrations), saved with a byte order mark and CRLF: the same, and
+#                `wrangler deploy --dry-run --env staging`, whose config must hold the heartbeat's cron, DB and SCHEDULES
 # c3/ is what create-cloudflare 2.74.0 writes for `npm create cloudflare@2.74.0 hello-c3 -- --type=hello-world
 # --lang=ts` (package.json, its lockfile, tsconfig.json, src/index.ts, .gitignore, wrangler.jsonc); its wrangler.toml is
 # the same template through create-cloudflare's own TOML path (the template's wrangler.jsonc given as wrangler.toml).
@@ -31,7 +34,7 @@ unset npm_config_save_exact
 
 # What docs/limits.md promises: the Worker's deploy bundle, minified, under this many KiB gzip.
 BUDGET_KIB=100
-ALL="lowest-node lowest init-toml init-jsonc init-scheduled init-durable-object init-hono"
+ALL="lowest-node lowest init-toml init-jsonc init-scheduled init-durable-object init-hono init-hand-written"
 # Each init variant's create-cloudflare template (init-toml and init-jsonc: c3/, its hello world).
 declare -A TEMPLATE=([init-scheduled]=scheduled [init-durable-object]=hello-world-durable-object [init-hono]=hono)
 manifest() { node -p "require('$root/package.json').$1"; }
@@ -189,6 +192,25 @@ variant_init() {
   init_steps "$dir" hello-world
 }
 
+# The hello world with hand-written.jsonc, saved with a byte order mark and CRLF; staging deployable after init.
+variant_hand_written() {
+  local dir="$work/init-hand-written"
+  mkdir "$dir"
+  (cd "$work/c3" && tar --exclude=./node_modules --exclude=./wrangler.toml -cf - .) | tar -C "$dir" -xf -
+  node -e 'const fs = require("fs"); const text = fs.readFileSync(process.argv[1], "utf8")
+    fs.writeFileSync(process.argv[2], "\ufeff" + text.replace(/\n/g, "\r\n"))' "$here/hand-written.jsonc" "$dir/wrangler.jsonc"
+  init_steps "$dir" hello-world
+  node -e 'const { parse } = require(process.argv[1]); const fs = require("fs"); const raw = fs.readFileSync("wrangler.jsonc", "utf8")
+    if (!raw.startsWith("\ufeff") || raw.slice(1).replace(/\r\n/g, "").includes("\n")) throw new Error("the BOM or CRLF was lost")
+    const staging = parse(raw.slice(1)).env.staging
+    const ok = staging.triggers.crons.includes("* * * * *") && staging.d1_databases.some((b) => b.binding === "DB") &&
+      staging.durable_objects.bindings.some((b) => b.name === "SCHEDULES") && staging.migrations.length === 1
+    if (!ok) throw new Error("env.staging lacks what slotwise needs: " + JSON.stringify(staging))' "$root/node_modules/jsonc-parser"
+  node_modules/.bin/wrangler deploy --dry-run --env staging --outdir "$PWD/.dist-staging" >/dev/null ||
+    fail "wrangler deploy --dry-run --env staging failed"
+  echo "env.staging: the heartbeat's cron, DB and SCHEDULES of its own; wrangler deploy --dry-run --env staging: ok"
+}
+
 # A create-cloudflare template (c3-template.mjs) with its JSONC config, on c3/'s shared install.
 variant_template() {
   local template=$1 dir="$work/$2"
@@ -243,7 +265,9 @@ launch() {
 wants lowest-node && launch lowest-node variant_lowest_node
 wants lowest && launch lowest variant_lowest
 init_all=""
-for variant in init-toml init-jsonc "${!TEMPLATE[@]}"; do wants "$variant" && init_all="$init_all $variant"; done
+for variant in init-toml init-jsonc init-hand-written "${!TEMPLATE[@]}"; do
+  wants "$variant" && init_all="$init_all $variant"
+done
 if [ -n "$init_all" ]; then
   init_variants() {
     c3_base
@@ -253,6 +277,7 @@ if [ -n "$init_all" ]; then
       case $variant in
         init-toml) (variant_init wrangler.toml) ;;
         init-jsonc) (variant_init wrangler.jsonc) ;;
+        init-hand-written) (variant_hand_written) ;;
         *) (variant_template "${TEMPLATE[$variant]}" "$variant") ;;
       esac >"$work/logs/$variant.log" 2>&1 &
       inits[$variant]=$!
