@@ -87,7 +87,7 @@ function entries(declarations: string, profile: DocBlock["profile"]): Record<str
 /** The compilerOptions of docs/container.md's tsconfig.json block, which a Node project copies. */
 export function nodeOptions(): ts.CompilerOptions {
   const page = readFileSync(path.join(root, "docs/container.md"), "utf8")
-  const block = /^```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)^```$/m.exec(page)?.[1]
+  const block = /^```jsonc\n\/\/ tsconfig\.json of the Node project\n([\s\S]*?)^```$/m.exec(page)?.[1]
   if (block === undefined) throw new Error("docs/container.md shows no tsconfig.json block")
   const { compilerOptions } = parse(block) as { compilerOptions: Record<string, unknown> }
   const { options, errors } = ts.convertCompilerOptionsFromJson(compilerOptions, root)
