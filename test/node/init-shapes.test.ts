@@ -216,7 +216,11 @@ describe("slotwise init in environments", () => {
     const dir = worker({ "wrangler.jsonc": config(staging), "src/index.ts": "export default {}\n" })
     const done = run(dir)
     expect(done.code, done.stderr).toBe(0)
-    const after = JSON.parse(read(dir, "wrangler.jsonc"))
+    const text = read(dir, "wrangler.jsonc")
+    // The top level's additions go before the environments, which the config keeps last.
+    expect(text.indexOf('"minify": true')).toBeLessThan(text.indexOf('"env": {'))
+    expect(text.indexOf('"migrations": [')).toBeLessThan(text.indexOf('"env": {'))
+    const after = JSON.parse(text)
     expect(after.env.staging).toMatchObject({
       triggers: { crons: ["0 4 * * *", "* * * * *"] },
       d1_databases: [{ binding: "OWN" }, { binding: "DB", database_name: "own-staging", database_id: "id-2" }],

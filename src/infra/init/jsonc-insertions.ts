@@ -79,7 +79,11 @@ function intoContainer(
 ) {
   const open = node.offset
   const close = node.offset + node.length - 1
-  const last = node.children?.at(-1)
+  const children = node.children ?? []
+  // At the top level, a new key goes before the environments (`env`), which a config keeps last.
+  const envAt = node.parent === undefined ? children.findIndex((child) => child.children?.[0]?.value === "env") : -1
+  const last = envAt > 0 ? children[envAt - 1] : children.at(-1)
+  const following = envAt > 0
   if (last === undefined) {
     if (sameLine(text, open, close)) return [{ at: open + 1, text: entry("", true) }]
     const indent = indentAt(text, close) + style.unit
@@ -91,6 +95,10 @@ function intoContainer(
     const at = comma === undefined ? last.offset + last.length : comma + 1
     return [{ at, text: comma === undefined ? `, ${entry("", true)}` : ` ${entry("", true)},` }]
   }
+  if (following)
+    return [
+      { at: lineEnd, text: `${style.eol}${indentAt(text, last.offset)}${entry(indentAt(text, last.offset), false)},` },
+    ]
   const indent = indentAt(text, last.offset)
   // An element after one written on a single line (`{ "binding": "OWN" }`) is written the same way.
   const single =
