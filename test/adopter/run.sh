@@ -2,7 +2,7 @@
 # The adopter matrix (`npm run test:adopter`, in CI): Workers of their own, copied out of this repository (so nothing
 # resolves to its node_modules) and given the packed tarball as docs/add-to-a-worker.md says. Each runs strict tsc, `wrangler deploy
 # --dry-run` under the budget, then under `wrangler dev` the heartbeat fired by `slotwise-heartbeat` runs a job. Each
-# supported value is covered once, in four Worker runs:
+# supported value is covered once, and each Worker shape init wires, in these runs:
 #   lowest-node  the adopter in this folder with wrangler.toml, on the lowest Node.js slotwise states (engines.node,
 #                from npm's `node` package), installed by the guide's install lines as npm resolves them on that Node
 #                (today's wrangler, Workers types, TypeScript and Hono), then dev-check.mjs
