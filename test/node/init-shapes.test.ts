@@ -113,6 +113,14 @@ describe("slotwise init on create-cloudflare's templates", () => {
     expect(read(dir, "src/consumers.js")).toContain("export const consumers = [];")
   })
 
+  it("an entry whose names the wiring would shadow is left alone, naming them", () => {
+    const entry = "const jobs = [] // mine\nexport default { fetch: () => new Response(String(jobs.length)) }\n"
+    const dir = worker({ "wrangler.jsonc": '{ "name": "w", "main": "src/index.ts" }\n', "src/index.ts": entry })
+    const done = run(dir)
+    expect(read(dir, "src/index.ts")).toBe(entry)
+    expect(done.stdout).toContain("init left the entry as it is: it already uses the name jobs, which the wiring declares")
+  })
+
   it("an existing jobs file that does not export jobs: the entry is left alone and the reason named", () => {
     const dir = template("scheduled")
     writeFileSync(path.join(dir, "src/jobs.ts"), "export const nightly = 1\n")

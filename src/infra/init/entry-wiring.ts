@@ -119,13 +119,14 @@ export function wireEntry(source: string, context: WiringContext): Wiring {
   const shape = entryShape(source)
   const taken = takenNames(source)
   const hono = importsHono(source) || !/(?<![\w$.])Hono(?![\w$])/.test(maskSource(source))
-  if (shape.kind === "entrypoint" || shape.kind === "other" || taken.length > 0 || !hono) {
+  const shadowed = [...taken, ...(hono ? [] : ["Hono"])]
+  if (shape.kind === "entrypoint" || shape.kind === "other" || shadowed.length > 0) {
     const why =
       shape.kind === "entrypoint"
         ? "its default export is a WorkerEntrypoint class"
         : shape.kind === "other"
           ? "it has no `export default { … }` or `export default <name>`"
-          : `it already uses the name${taken.length === 1 ? "" : "s"} ${[...taken, ...(hono ? [] : ["Hono"])].join(", ")}`
+          : `it already uses the name${shadowed.length === 1 ? "" : "s"} ${shadowed.join(", ")}, which the wiring declares`
     return { kind: "manual", why, lines: manualLines(source, context, shape) }
   }
   const eol = source.includes("\r\n") ? "\r\n" : "\n"
