@@ -118,7 +118,9 @@ describe("slotwise init on create-cloudflare's templates", () => {
     const dir = worker({ "wrangler.jsonc": '{ "name": "w", "main": "src/index.ts" }\n', "src/index.ts": entry })
     const done = run(dir)
     expect(read(dir, "src/index.ts")).toBe(entry)
-    expect(done.stdout).toContain("init left the entry as it is: it already uses the name jobs, which the wiring declares")
+    expect(done.stdout).toContain(
+      "init left the entry as it is: it already uses the name jobs, which the wiring declares",
+    )
   })
 
   it("an existing jobs file that does not export jobs: the entry is left alone and the reason named", () => {
