@@ -195,5 +195,8 @@ const inFolder = (config: string) => (write: FileWrite) =>
 /** Writes the plan, each file atomically (a failed write leaves the old file whole), then the migrations. */
 export function applyInit(cwd: string, plan: InitPlan, io?: WriteFs): void {
   for (const { file, after } of plan.writes) writeAtomic(path.join(cwd, file), after, io)
-  copyMigrations(plan.copies.map(({ from, to }) => ({ from, to: path.join(cwd, to) })))
+  copyMigrations(
+    plan.copies.map(({ from, to }) => ({ from, to: path.join(cwd, to) })),
+    io,
+  )
 }
