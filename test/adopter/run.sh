@@ -274,6 +274,9 @@ if [ -n "$init_all" ]; then
     local variant pid status=0
     declare -A inits
     for variant in $init_all; do
+      # At most INIT_JOBS at once (default: the machine's cores): each runs tsc, wrangler and workerd, and more at
+      # once than cores only slows every one of them towards its commands' time bounds.
+      while [ "$(jobs -rp | wc -l)" -ge "${INIT_JOBS:-$(nproc)}" ]; do sleep 1; done
       case $variant in
         init-toml) (variant_init wrangler.toml) ;;
         init-jsonc) (variant_init wrangler.jsonc) ;;
