@@ -17,11 +17,11 @@ function files(dir) {
   return readdirSync(dir, { recursive: true }).filter((file) => statSync(path.join(dir, file)).isFile())
 }
 
-export function writeTemplate(template, dest, name = `c3-${template}`) {
+export function writeTemplate(template, dest, name = `c3-${template}`, lang = "ts") {
   const templates = path.join(root, "node_modules/create-cloudflare/templates")
   if (!existsSync(templates)) throw new Error("create-cloudflare is not installed: npm ci in the repository")
   const source =
-    template === "hono" ? path.join(templates, "hono/workers/templates") : path.join(templates, template, "ts")
+    template === "hono" ? path.join(templates, "hono/workers/templates") : path.join(templates, template, lang)
   cpSync(source, dest, { recursive: true })
   if (template === "hono") cpSync(path.join(here, "hono"), dest, { recursive: true })
   if (existsSync(path.join(dest, "__dot__gitignore")))

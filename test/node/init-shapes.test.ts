@@ -99,6 +99,19 @@ describe("slotwise init on create-cloudflare's templates", () => {
     expect(done.stdout).not.toContain("npx wrangler types")
   })
 
+  it("scheduled, in JavaScript: wired without types, its own scheduled() kept on its cron", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "slotwise-init-scheduled-js-"))
+    writeTemplate("scheduled", dir, "c3-scheduled-js", "js")
+    const entry = read(dir, "src/index.js")
+    expect(run(dir).code).toBe(0)
+    const wired = read(dir, "src/index.js")
+    expect(inOrder(ownLines(entry), wired)).toBeUndefined()
+    expect(wired).toContain("const ownWorker = worker;")
+    expect(wired).toContain("await ownWorker.scheduled?.(controller, env, ctx);")
+    expect(wired).not.toMatch(/ExportedHandler|satisfies/)
+    expect(read(dir, "src/jobs.js")).toContain('name: "example.hello"')
+  })
+
   it("a JavaScript entry (hello world, js) is wired without types", () => {
     const dir = worker({
       "wrangler.jsonc": '{ "name": "js", "main": "src/index.js" }\n',
