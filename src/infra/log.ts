@@ -92,9 +92,10 @@ function textOf(value: unknown): string {
 /** An object that cannot be turned into text, by its fields as JSON, or by its type alone. */
 function shapeOf(value: unknown): string {
   try {
-    const json = JSON.stringify(value)
-    if (typeof json === "string")
-      return `${typeof value} ${json.length > SHAPE_MAX ? `${json.slice(0, SHAPE_MAX)}…` : json}`
+    const found = JSON.stringify(value)
+    // Hidden before the cut: a cut inside `user:password@` would leave the password's start for no regex to find.
+    const json = typeof found === "string" ? redactUrlSecrets(found) : undefined
+    if (json !== undefined) return `${typeof value} ${json.length > SHAPE_MAX ? `${json.slice(0, SHAPE_MAX)}…` : json}`
   } catch {
     // a throwing getter, a BigInt field or a revoked Proxy: the type is all there is to say
   }
