@@ -102,7 +102,7 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
             field: "id",
           })
         }
-        // Refused here, a bad definition never wakes (and so creates) a new stream's object; app.onError answers 400.
+        // Refused here, a bad definition never wakes (and so creates) a new stream's object; adminErrors answers 400.
         // The cron's witness day goes along, so the stream verifies that day instead of searching again.
         const { firesOn } = checkDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
         const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id }, { firesOn })
