@@ -1,3 +1,4 @@
+import { withMissingMigration } from "./missing-migration.ts"
 import { redactUrlSecrets } from "./url-secrets.ts"
 
 export type LogLevel = "debug" | "info" | "warn" | "error"
@@ -52,7 +53,8 @@ const SHAPE_MAX = 200
 
 /**
  * A short, loggable description of anything thrown: its innermost cause (drizzle wraps D1's), with
- * the userinfo, query values and fragment of any URL in it hidden (`***`). Never throws, whatever
+ * the userinfo, query values and fragment of any URL in it hidden (`***`), and the slotwise migration a
+ * database error shows missing named (missing-migration.ts). Never throws, whatever
  * was thrown: an object with no prototype, a throwing getter, a revoked Proxy.
  *
  * @example
@@ -62,8 +64,9 @@ const SHAPE_MAX = 200
  * ```
  */
 export function describeError(error: unknown): string {
-  // A message may quote a URL with its credentials (a fetch's, a redirect's Location): never shown.
-  return redactUrlSecrets(describeAnything(error))
+  // A message may quote a URL with its credentials (a fetch's, a redirect's Location): never shown. A database
+  // error naming what a slotwise migration adds says which migration is missing (an upgrade deployed before it).
+  return withMissingMigration(redactUrlSecrets(describeAnything(error)))
 }
 
 function describeAnything(error: unknown): string {
