@@ -7,31 +7,34 @@
 export const MIGRATION_ADDS: Readonly<Record<string, readonly string[]>> = {
   "0001_jobs_leases": ["jobs_leases"],
   "0002_schedule_streams": ["schedule_streams"],
-  "0003_schedule_streams_next_eligible": ["next_eligible_at"],
+  "0003_schedule_streams_next_eligible": ["schedule_streams.next_eligible_at"],
   "0004_jobs_run_history": [
-    "last_run_slot",
-    "last_run_id",
-    "last_outcome",
-    "last_ms",
-    "last_finished_at",
-    "last_error",
-    "last_summary",
-    "run_history",
+    "jobs_leases.last_run_slot",
+    "jobs_leases.last_run_id",
+    "jobs_leases.last_outcome",
+    "jobs_leases.last_ms",
+    "jobs_leases.last_finished_at",
+    "jobs_leases.last_error",
+    "jobs_leases.last_summary",
+    "jobs_leases.run_history",
   ],
-  "0005_jobs_lower_slot": ["lower_slot", "jump_start"],
+  "0005_jobs_lower_slot": ["jobs_leases.lower_slot", "jobs_leases.jump_start"],
   "0006_once_keys": ["once_keys"],
-  "0007_jobs_database_clock": ["lease_ms", "unixepoch"],
+  "0007_jobs_database_clock": ["jobs_leases.lease_ms", "unixepoch"],
   "0008_jobs_run_hours": ["jobs_run_hours"],
 }
 
-// SQLite and D1: `no such column: x`, `no such table: main.x`, `table t has no column named x`; PostgreSQL:
+// SQLite and D1: `no such column: [t.]x`, `no such table: main.x`, `table t has no column named x`; PostgreSQL:
 // `column "x" of relation "t" does not exist`, `column t.x does not exist`, `relation "x" does not exist`,
-// `function unixepoch(unknown, unknown) does not exist`. A name may be qualified (t.x) or quoted.
+// `function unixepoch(unknown, unknown) does not exist`. Groups: 1 a table, 2 a column, 3 a (maybe qualified) name.
 const MISSING =
-  /no such (?:column|table): ([\w."]+)|has no column named (\w+)|(?:column|relation|function) ([\w."]+)(?:\([^)]*\))?(?: of relation "?\w+"?)? does not exist/g
+  /table "?(\w+)"? has no column named "?(\w+)"?|column "?(\w+)"? of relation "?(\w+)"? does not exist|no such (?:column|table): ([\w."]+)|(?:column|relation|function) ([\w."]+)(?:\([^)]*\))? does not exist/g
 
+/** Each name a migration adds, table-qualified for a column, and its bare column name too (an error may not qualify it). */
 const BY_NAME = new Map(
-  Object.entries(MIGRATION_ADDS).flatMap(([migration, names]) => names.map((name) => [name, migration] as const)),
+  Object.entries(MIGRATION_ADDS).flatMap(([migration, names]) =>
+    names.flatMap((name) => [[name, migration] as const, [name.slice(name.indexOf(".") + 1), migration] as const]),
+  ),
 )
 
 /**
@@ -45,8 +48,12 @@ const BY_NAME = new Map(
  */
 export function missingMigration(text: string): string | undefined {
   for (const match of text.matchAll(MISSING)) {
-    const named = (match[1] ?? match[2] ?? match[3] ?? "").replaceAll('"', "")
-    const migration = BY_NAME.get(named.slice(named.lastIndexOf(".") + 1))
+    // A name the error qualifies with its table is looked up whole, so a table of the app's own never matches.
+    const [table, column] = match[1] ? [match[1], match[2]] : match[4] ? [match[4], match[3]] : [undefined, undefined]
+    const named = (table ? `${table}.${column}` : (match[5] ?? match[6] ?? ""))
+      .replaceAll('"', "")
+      .replace(/^main\./, "")
+    const migration = BY_NAME.get(named)
     if (migration !== undefined) return migration
   }
   return undefined

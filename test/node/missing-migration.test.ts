@@ -9,12 +9,11 @@ const sqlFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWit
 
 /** What a migration file adds that a statement could find missing: tables, columns added to a table, functions. */
 function addedBy(text: string): string[] {
-  const found = [
-    ...text.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)"?/gi),
-    ...text.matchAll(/ADD COLUMN "?(\w+)"?/gi),
-    ...text.matchAll(/CREATE (?:OR REPLACE )?FUNCTION "?(\w+)"?/gi),
+  return [
+    ...[...text.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)"?/gi)].map((match) => match[1]!),
+    ...[...text.matchAll(/ALTER TABLE "?(\w+)"? ADD COLUMN "?(\w+)"?/gi)].map((match) => `${match[1]}.${match[2]}`),
+    ...[...text.matchAll(/CREATE (?:OR REPLACE )?FUNCTION "?(\w+)"?/gi)].map((match) => match[1]!),
   ]
-  return found.map((match) => match[1]!)
 }
 
 describe("the migration a database error shows missing", () => {
@@ -49,6 +48,9 @@ describe("the migration a database error shows missing", () => {
 
   it.each([
     "no such column: colour",
+    "no such column: invoices.last_error",
+    'column "last_error" of relation "invoices" does not exist',
+    "table invoices has no column named lease_ms",
     'relation "invoices" does not exist',
     "UNIQUE constraint failed: once_keys.key",
     "fetch https://h.example/ answered 503",
