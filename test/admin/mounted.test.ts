@@ -3,6 +3,8 @@ import { Hono } from "hono"
 import { describe, expect, it } from "vitest"
 import { admin } from "../../src/infra/admin/index.ts"
 import { consumers } from "../support/consumers.ts"
+import { failingD1 } from "../support/fault.ts"
+import { captureLogs } from "../support/logs.ts"
 import { workerJobs } from "../support/worker.ts"
 import { expectProblem } from "./state.ts"
 
@@ -11,6 +13,8 @@ import { expectProblem } from "./state.ts"
  * example app's own handler is not there), and as the whole app. Every error admin raises itself is
  * its own problem+json answer.
  */
+const logs = captureLogs()
+
 const mountings = {
   "routed under /admin in an app without onError": new Hono<{ Bindings: Env }>().route(
     "/admin",
@@ -43,6 +47,24 @@ describe.each(Object.entries(mountings))("admin() mounted %s", (_, app) => {
   it("answers malformed JSON as a 400 problem naming the body", async () => {
     const problem = await expectProblem(await send(app, "/admin/streams/mounted/schedules/a", "{not json"), 400, "body")
     expect(problem.detail).toMatch(/JSON/i)
+  })
+
+  it("answers a failure of its own (D1 down) as a 500 problem and logs it once, naming the path", async () => {
+    const { db } = failingD1(env.DB)
+    const res = await app.request(
+      "/admin/leases",
+      { headers: { authorization: "Bearer test-admin-token" } },
+      { ...env, DB: db },
+    )
+    const problem = await expectProblem(res, 500)
+    expect(problem.detail).not.toMatch(/simulated/)
+    expect(logs.of("admin request failed")).toEqual([
+      expect.objectContaining({
+        level: "error",
+        path: "/admin/leases",
+        error: expect.stringMatching(/simulated outage/),
+      }),
+    ])
   })
 
   it("keeps the bearer check's own 401 problem", async () => {
