@@ -2,7 +2,7 @@ import { expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import type { SlotwiseEnv } from "../../src/infra/env.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { claimSlot as claimToday } from "../../src/infra/jobs/lease.ts"
+import { claimSlot as claimToday, releaseSlot as releaseToday } from "../../src/infra/jobs/lease.ts"
 import { commitOnce as commitOnceToday } from "../../src/infra/once.ts"
 import * as v010 from "../compat/0.1.0/engine.js"
 
@@ -120,6 +120,39 @@ export function previousReleaseScenarios(binding: () => D1Database) {
     expect(await effects(name)).toEqual(ran)
   })
 
+  it("holds 0.1.0's longer lease against today's claim when the same deploy shortened the job's timeout", async () => {
+    const name = fresh()
+    const db = database(binding())
+    // Today's job: a 1-minute timeout (a 2-minute lease), its run claimed and released.
+    expect(await claimToday(db, { name, slot: T0, now: T0 + 1_000, leaseMs: 2 * MINUTE, holder: "today-0" })).toBe(true)
+    expect(await releaseToday(db, name, "today-0")).toBe(true)
+    // 0.1.0's job still has the 10-minute timeout the deploy shortened (an 11-minute lease): its run of the next slot.
+    const old = v010.database(binding())
+    expect(
+      await v010.claimSlot(old, { name, slot: T0 + MINUTE, now: T0 + MINUTE, leaseMs: 11 * MINUTE, holder: "old-1" }),
+    ).toBe(true)
+    // That lease has no lease_ms: judged as the longest, it holds until it ends, never reclaimed as "far ahead".
+    for (const minute of [2, 5, 11])
+      expect(
+        await claimToday(db, {
+          name,
+          slot: T0 + minute * MINUTE,
+          now: T0 + minute * MINUTE,
+          leaseMs: 2 * MINUTE,
+          holder: "t",
+        }),
+      ).toBe(false)
+    expect(
+      await claimToday(db, {
+        name,
+        slot: T0 + 12 * MINUTE,
+        now: T0 + 12 * MINUTE + 1,
+        leaseMs: 2 * MINUTE,
+        holder: "today-12",
+      }),
+    ).toBe(true)
+  })
+
   it("judges a lease across versions: 0.1.0's claim waits for today's lease, today's for 0.1.0's (without lease_ms)", async () => {
     const name = fresh()
     const db = database(binding())
@@ -130,7 +163,7 @@ export function previousReleaseScenarios(binding: () => D1Database) {
       v010.claimSlot(old, { name, slot, now, leaseMs: 2 * MINUTE, holder })
     expect(await oldClaim(T0 + MINUTE, T0 + MINUTE + 1_000, "old-1")).toBe(false)
     expect(await oldClaim(T0 + 2 * MINUTE, T0 + 2 * MINUTE + 2_000, "old-2")).toBe(true)
-    // 0.1.0's lease leaves lease_ms as it was: today's claim judges by it, and waits.
+    // 0.1.0's claim leaves lease_ms as today's unreleased lease left it (the same job's): today's claim waits.
     expect(
       await claimToday(db, { name, slot: T0 + 3 * MINUTE, now: T0 + 3 * MINUTE, leaseMs: MINUTE, holder: "t" }),
     ).toBe(false)

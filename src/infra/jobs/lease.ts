@@ -53,7 +53,8 @@ export async function endRun(
     : undefined
   const release = db
     .update(jobsLeases)
-    .set({ leaseUntil: null, holder: null, ...(record ? recorded(record) : {}) })
+    // lease_ms goes with the lease: a later claim by 0.1.0 (which never writes it) leaves it null, never another run's.
+    .set({ leaseUntil: null, leaseMs: null, holder: null, ...(record ? recorded(record) : {}) })
     .where(and(eq(jobsLeases.name, name), releasedByOperator ? or(held, releasedByOperator) : held))
     .returning({ name: jobsLeases.name })
   const entry = hourEntryOf(ending)
@@ -128,7 +129,7 @@ export async function forceRelease(db: Database, name: string, force: boolean): 
     db.select().from(jobsLeases).where(named),
     db
       .update(jobsLeases)
-      .set({ leaseUntil: null, holder: null })
+      .set({ leaseUntil: null, leaseMs: null, holder: null })
       .where(releasable)
       .returning({ name: jobsLeases.name }),
   ])

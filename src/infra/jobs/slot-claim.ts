@@ -22,9 +22,10 @@ export interface SlotClaimRequest {
 
 /**
  * The lease a row without `lease_ms` is judged by: the longest a job can have (a 15-minute timeout + 1
- * minute). Such a row was written by a claim from before `lease_ms` (0.1.0's, which a gradual deployment
- * runs beside this one); migration 0007 gives its older rows the same value. So a lease ending more than
- * 32 minutes past the database's now is reclaimed, and one within is held until it ends.
+ * minute). Such a lease was written by a claim from before `lease_ms` (0.1.0's, which a gradual deployment
+ * runs beside this one, and which never writes it: the release clears it with the lease, so 0.1.0's lease
+ * never carries another run's); migration 0007 gives its older rows the same value. So a lease ending more
+ * than 32 minutes past the database's now is reclaimed, and one within is held until it ends.
  */
 export const UNKNOWN_LEASE_MS = MAX_TIMEOUT_MS + LEASE_MARGIN_MS
 
