@@ -26,7 +26,8 @@ export const MIGRATION_ADDS: Readonly<Record<string, readonly string[]>> = {
 
 // SQLite and D1: `no such column: [t.]x`, `no such table: main.x`, `table t has no column named x`; PostgreSQL:
 // `column "x" of relation "t" does not exist`, `column t.x does not exist`, `relation "x" does not exist`,
-// `function unixepoch(unknown, unknown) does not exist`. Groups: 1 a table, 2 a column, 3 a (maybe qualified) name.
+// `function unixepoch(unknown, unknown) does not exist`. Groups: 1 and 2 (SQLite) or 4 and 3 (PostgreSQL) a table and
+// its column; 5 or 6 a name, maybe qualified.
 const MISSING =
   /table "?(\w+)"? has no column named "?(\w+)"?|column "?(\w+)"? of relation "?(\w+)"? does not exist|no such (?:column|table): ([\w."]+)|(?:column|relation|function) ([\w."]+)(?:\([^)]*\))? does not exist/g
 
