@@ -1,4 +1,5 @@
 import { expect, it } from "vitest"
+import { admin } from "../../src/infra/admin/index.ts"
 import { database } from "../../src/infra/db/index.ts"
 import type { SlotwiseEnv } from "../../src/infra/env.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
@@ -68,6 +69,19 @@ export function previousSchemaScenarios(binding: () => D1Database, since: () => 
     // Nothing was half-written: the batch rolled back, the lease is still held.
     const row = await binding().prepare("SELECT holder FROM jobs_leases WHERE name = ?").bind(name).first()
     expect(row).toEqual({ holder: "run-1" })
+  })
+
+  it("answers admin's job history as a 500 problem, its log line naming the missing migration", async () => {
+    const job = Jobs.make({ name: fresh(), cron: "* * * * *", exclusive: true, timeout: "1 minute", run: () => {} })
+    const res = await admin({ jobs: [job], consumers: [] }).request(
+      `/jobs/${job.name}/history`,
+      { headers: { authorization: "Bearer previous-schema-token" } },
+      { DB: binding(), ADMIN_TOKEN: "previous-schema-token" },
+    )
+    expect(res.status).toBe(500)
+    expect(res.headers.get("content-type")).toBe("application/problem+json")
+    const [line] = logs.of("admin request failed").filter((logged) => logged.path === `/jobs/${job.name}/history`)
+    expect(sinceNames()).toContain(namedMigration(line?.error))
   })
 
   it("commits today's ctx.once, whose table the previous schema already has", async () => {
