@@ -2,7 +2,7 @@ import { type Context, Hono, type MiddlewareHandler } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
 import { problem, validate } from "../http/index.ts"
-import { streamRpc } from "../schedules/client/stream-client.ts"
+import { streamRpc } from "../schedules/client/stream-rpc.ts"
 import type { ConsumerRegistry } from "../schedules/contract/consumer.ts"
 import { checkDefinition, LIST_DEFAULT } from "../schedules/contract/definition.ts"
 import { isListed, streamsPage } from "../schedules/directory/stream-directory.ts"
@@ -115,7 +115,7 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
             field: "id",
           })
         }
-        // Refused here, a bad definition never wakes (and so creates) a new stream's object; app.onError answers 400.
+        // Refused here, a bad definition never wakes (and so creates) a new stream's object; adminErrors answers 400.
         // The cron's witness day goes along, so the stream verifies that day instead of searching again.
         const { firesOn } = checkDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
         const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id }, { firesOn })

@@ -28,13 +28,15 @@ export {
 } from "./contract/definition.ts"
 export type { DeliveryPoint, HistoryRange, StreamHistory } from "./contract/history.ts"
 export type { Reply, ReplyError } from "./contract/reply.ts"
-export type {
-  BackfillAnswer,
-  BackfillOptions,
-  CancelOptions,
-  NudgeReport,
-  StreamRpc,
-  UpsertOptions,
+export {
+  type BackfillAnswer,
+  type BackfillOptions,
+  type CancelOptions,
+  type NudgeReport,
+  STREAM_PROTOCOL,
+  type StreamProtocol,
+  type StreamRpc,
+  type UpsertOptions,
 } from "./contract/rpc.ts"
 export type { ScheduleEvent } from "./contract/schedule-events.ts"
 export type { ScheduleState } from "./contract/states.ts"

@@ -10,10 +10,11 @@ import {
   validateRetention,
 } from "../contract/definition.ts"
 import type { Reply, ReplyError } from "../contract/reply.ts"
-import type { BackfillAnswer, BackfillOptions, CancelOptions, StreamRpc } from "../contract/rpc.ts"
+import type { BackfillAnswer, BackfillOptions, CancelOptions } from "../contract/rpc.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
 import type { ScheduleState } from "../contract/states.ts"
 import type { ScheduleView } from "../contract/view.ts"
+import { streamRpc } from "./stream-rpc.ts"
 
 /** The stream holds no schedule of that id (get, cancel, resume, trigger, remove). */
 export class ScheduleNotFoundError extends Error {
@@ -112,10 +113,6 @@ export interface StreamClientOptions {
    */
   retention?: Duration
 }
-
-/** The stream's Durable Object, whose methods answer a Reply; the admin routes map it to HTTP. */
-export const streamRpc = (namespace: StreamNamespace, name: string) =>
-  namespace.get(namespace.idFromName(name)) as StreamRpc
 
 /**
  * A typed client for one stream: one ScheduleStream Durable Object, named by the stream (a tenant,

@@ -43,8 +43,8 @@ export interface ScheduleDefinition {
   consumer: string
   /** Any JSON of at most 64 KiB and 64 levels, handed to each delivery. */
   payload?: Json
-  /** Off by default: retries continue, capped at 60 s apart, until success or terminal. */
-  maxAttempts?: number
+  /** Off by default (unset or null): retries continue, capped at 60 s apart, until success or terminal. */
+  maxAttempts?: number | null
   /** Once, at this time: a Date, epoch milliseconds, or ISO 8601 with an offset. */
   at?: Date | number | string
   /** Once, this long after the upsert. */

@@ -4,6 +4,22 @@ import type { Reply } from "./reply.ts"
 import type { ScheduleEvent } from "./schedule-events.ts"
 import type { BackfillReport, ScheduleView, StreamSummary } from "./view.ts"
 
+/**
+ * The version of the stream's RPC (StreamRpc): what its methods are and what they take and answer. It goes up
+ * when a method is added or a call's shape changes; 0.1.0's stream had no marker and is protocol 1. A method is
+ * only added within a release, and dropped no sooner than a release after every client has stopped calling it,
+ * so a gradual deployment's two versions can call each other's stream (docs/upgrading.md).
+ */
+export const STREAM_PROTOCOL = 2
+
+/** What a stream answers to `protocol()`: its RPC's version and the slotwise release it runs. */
+export interface StreamProtocol {
+  /** STREAM_PROTOCOL of the code the stream runs. */
+  protocol: number
+  /** The slotwise release the stream runs ("0.2.0"). */
+  release: string
+}
+
 /** An upsert's options: the stream's retention window as its caller declares it. */
 export interface UpsertOptions {
   /** Milliseconds finished schedules are kept (0: none); unset leaves the stream's window as it is. */
@@ -85,4 +101,6 @@ export interface StreamRpc {
   history(stream: string, range?: HistoryRange): Promise<Reply<StreamHistory>>
   /** The watchdog's call: ticks when something is overdue, otherwise re-arms and rewrites the directory entry. */
   nudge(stream: string): Promise<Reply<NudgeReport>>
+  /** The stream's protocol marker: which RPC it speaks and which release it runs (absent before protocol 2). */
+  protocol(): Promise<StreamProtocol>
 }

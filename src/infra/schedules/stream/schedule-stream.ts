@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers"
 import { type SlotwiseEnv, workerEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
+import { SLOTWISE_VERSION } from "../../version.ts"
 import { type Consumer, type ConsumerRegistry, consumerRegistry } from "../contract/consumer.ts"
 import {
   checkDefinition,
@@ -18,13 +19,15 @@ import {
 } from "../contract/definition.ts"
 import type { HistoryRange, StreamHistory } from "../contract/history.ts"
 import { ok, type Reply, refuse } from "../contract/reply.ts"
-import type {
-  BackfillAnswer,
-  BackfillOptions,
-  CancelOptions,
-  NudgeReport,
-  StreamRpc,
-  UpsertOptions,
+import {
+  type BackfillAnswer,
+  type BackfillOptions,
+  type CancelOptions,
+  type NudgeReport,
+  STREAM_PROTOCOL,
+  type StreamProtocol,
+  type StreamRpc,
+  type UpsertOptions,
 } from "../contract/rpc.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
 import type { ScheduleView, StreamSummary } from "../contract/view.ts"
@@ -257,6 +260,11 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     const problem = this.check(stream)
     if (problem) return problem
     return ok(summarize(this.store, stream, this.clock()))
+  }
+
+  /** The RPC this stream speaks and the release it runs: a caller of another release names the skew with it. */
+  async protocol(): Promise<StreamProtocol> {
+    return { protocol: STREAM_PROTOCOL, release: SLOTWISE_VERSION }
   }
 
   /** The stream's deliveries, retries, failures and lateness over the last day per minute or 30 days per hour (rollup.ts). */
