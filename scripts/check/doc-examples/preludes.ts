@@ -16,6 +16,22 @@ declare const rollUpUsage: Job`,
 declare const cursor: string | undefined`,
   'docs/schedules.md: const stream = Schedules.stream(env.SCHEDULES, "tenant-42", { retention: "30 days" })  // 0 keeps none, at most 366 days': `import { Schedules } from "slotwise"
 declare const env: Env`,
+  // A window, a count, backfill and a reason (docs/schedules.md): each on the page's stream of the first block.
+  "docs/schedules.md: // Remind this user daily at 9 in their zone, for 14 days.": `import { Schedules } from "slotwise"
+declare const env: Env
+const stream = Schedules.stream(env.SCHEDULES, "tenant-42")`,
+  "docs/schedules.md: // Charge on the 1st, 12 times.": `import { Schedules } from "slotwise"
+declare const env: Env
+const stream = Schedules.stream(env.SCHEDULES, "tenant-42")`,
+  "docs/schedules.md: // Send each team's digest every hour, spread over ten minutes rather than all at :00.": `import { Schedules } from "slotwise"
+declare const env: Env
+declare const teamId: string`,
+  "docs/schedules.md: // The consumer was down from 02:00 to 05:00 and dropped its work: run those three hours again.": `import { Schedules } from "slotwise"
+declare const env: Env
+const stream = Schedules.stream(env.SCHEDULES, "tenant-42")`,
+  'docs/schedules.md: await stream.cancel("installments", { reason: "chargeback opened 2026-03-04, pause until it is resolved" })': `import { Schedules } from "slotwise"
+declare const env: Env
+const stream = Schedules.stream(env.SCHEDULES, "tenant-42")`,
   "docs/schedules.md: export const trialReminder = Schedules.consumer({": `import { Schedules } from "slotwise"
 declare function alreadySent(env: Env, idempotencyKey: string): Promise<boolean>
 declare function send(payload: unknown, options: { signal: AbortSignal }): Promise<void>`,
