@@ -1,6 +1,7 @@
 import type { SlotwiseEnv } from "../env.ts"
 import { type RunMeasure, recordRun } from "../metrics/index.ts"
 import { ClaimBatch } from "./claim-batch.ts"
+import type { JobsCapacity } from "./registry.ts"
 import { ReleaseBatch } from "./release-batch.ts"
 
 /**
@@ -54,3 +55,17 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
     },
   }
 }
+
+/** The invocation of a heartbeat or a queue batch: its releases and points within the list's declared plan. */
+export const plannedInvocation = (
+  d1: D1Database,
+  capacity: Pick<JobsCapacity, "releaseQueries" | "limits">,
+  deadlineMs: number,
+  now: (() => number) | undefined,
+): JobInvocation =>
+  jobInvocation(d1, {
+    deadlineMs,
+    maxReleaseBatches: capacity.releaseQueries,
+    points: capacity.limits.analyticsPoints,
+    ...(now === undefined ? {} : { now }),
+  })
