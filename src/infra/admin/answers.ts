@@ -118,9 +118,7 @@ export const healthView = z
       overflowQueue: nullable(z.string()),
       ok: z.boolean(),
     }),
-    heldLeases: z.array(
-      z.object({ job: z.string(), slot: int, runId: z.string(), leaseUntil: int, refusedSlot: int }),
-    ),
+    heldLeases: z.array(z.object({ job: z.string(), slot: int, runId: z.string(), leaseUntil: int, refusedSlot: int })),
   })
   .register(components, { id: "HealthView" })
 

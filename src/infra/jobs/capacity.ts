@@ -60,7 +60,8 @@ export function mostDue(jobs: readonly Pick<Job, "cron" | "schedule">[]): MostDu
     else byCron.set(job.cron, { count: 1, job })
   }
   const due = new Int32Array(1_440)
-  for (const { count, job } of byCron.values()) for (const minute of job.schedule.minutesOfDay()) due[minute] = (due[minute] ?? 0) + count
+  for (const { count, job } of byCron.values())
+    for (const minute of job.schedule.minutesOfDay()) due[minute] = (due[minute] ?? 0) + count
   let most = 0
   let at = -1
   due.forEach((count, minute) => {

@@ -66,7 +66,13 @@ export async function handOffDue(
     let unsent = 0
     for (const message of all.slice(maxCalls).flat()) {
       unsent++
-      logLine("error", "job.run", { job: message.job, ...fields, outcome: "skipped", reason: "over capacity", maxCalls })
+      logLine("error", "job.run", {
+        job: message.job,
+        ...fields,
+        outcome: "skipped",
+        reason: "over capacity",
+        maxCalls,
+      })
     }
     const settled = await Promise.allSettled(
       batches.map((batch) => queue.sendBatch(batch.map((body) => ({ body, contentType: "json" })))),

@@ -1,12 +1,12 @@
 import { CronSyntaxError, parseCron } from "../cron.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
-import type { Job } from "./definition.ts"
 import { withinRoom } from "./capacity.ts"
+import type { Job } from "./definition.ts"
 import { handOff, handOffDue, queueOf } from "./hand-off.ts"
 import { plannedInvocation } from "./invocation.ts"
-import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 import { capacityOf, type JobsCapacity } from "./registry.ts"
+import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
 
 /** The heartbeat's Cron Trigger unless `Jobs.heartbeat` is given another; every job is matched against its minute. */

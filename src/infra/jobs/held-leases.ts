@@ -26,7 +26,8 @@ export function heldLeases(
   const byName = new Map(leases.map((lease) => [lease.name, lease]))
   return jobs.flatMap((job) => {
     const lease = byName.get(job.name)
-    if (!job.exclusive || !lease || lease.holder === null || lease.leaseUntil === null || lease.leaseUntil <= now) return []
+    if (!job.exclusive || !lease || lease.holder === null || lease.leaseUntil === null || lease.leaseUntil <= now)
+      return []
     const refusedSlot = job.schedule.nextAfter(lease.lastSlot)
     if (refusedSlot === undefined || refusedSlot > now) return []
     return [{ job: job.name, slot: lease.lastSlot, runId: lease.holder, leaseUntil: lease.leaseUntil, refusedSlot }]

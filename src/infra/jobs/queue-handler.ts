@@ -1,8 +1,8 @@
 import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
-import { parseJobMessage } from "./job-message.ts"
 import { plannedInvocation } from "./invocation.ts"
+import { parseJobMessage } from "./job-message.ts"
 import { capacityOf } from "./registry.ts"
 import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 

@@ -118,7 +118,8 @@ function capacityFor(options: RegistryOptions): JobsCapacity {
   const { plan = "free", overflowQueue, overCapacity } = options
   let limits: PlanLimits
   if (typeof plan === "string") {
-    if (!Object.hasOwn(PLANS, plan)) throw new TypeError(`Jobs.registry: plan must be "free", "paid" or limits, got ${JSON.stringify(plan)}`)
+    if (!Object.hasOwn(PLANS, plan))
+      throw new TypeError(`Jobs.registry: plan must be "free", "paid" or limits, got ${JSON.stringify(plan)}`)
     limits = PLANS[plan]
   } else if (typeof plan === "object" && plan !== null) {
     for (const field of LIMIT_FIELDS) {

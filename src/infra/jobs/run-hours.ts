@@ -7,6 +7,7 @@ import { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
 
 export { HOUR_MS } from "./hour-entry.ts"
 export { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
+
 /** A slot is claimed once and an hour has 60: more entries than this are never appended. */
 const ENTRIES_MAX = 60
 
