@@ -43,10 +43,10 @@ export class ReleaseBatch {
   private timer: ReturnType<typeof setTimeout> | undefined
   private readonly options: Required<ReleaseBatchOptions>
 
-  constructor(
-    private readonly d1: D1Database,
-    options: ReleaseBatchOptions,
-  ) {
+  private readonly d1: D1Database
+
+  constructor(d1: D1Database, options: ReleaseBatchOptions) {
+    this.d1 = d1
     this.options = { windowMs: RELEASE_WINDOW_MS, maxBatches: Number.POSITIVE_INFINITY, now: Date.now, ...options }
   }
 
