@@ -5,9 +5,10 @@
  * its one log line, built and not printed), the group commit. Prints one JSON line per N: µs a run, exclusive and
  * not. BENCH_SMOKE=1: fewer heartbeats. The jobs workload of `npm run bench` runs it and reports its figures.
  */
-import { CLAIM_TEXT_AT } from "../../src/infra/jobs/slot-claim.ts"
+
 import { beat } from "../../src/infra/jobs/heartbeat.ts"
 import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
+import { CLAIM_TEXT_AT } from "../../src/infra/jobs/slot-claim.ts"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

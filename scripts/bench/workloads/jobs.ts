@@ -34,11 +34,25 @@ const jobsOf = (prefix: string, n: number, exclusive: boolean): readonly Job[] =
     { plan: "paid" },
   )
 
+/** `work` with the console quiet: the runs' log lines are built, as always, but not printed among the bench's. */
+async function quietly<T>(work: () => Promise<T>): Promise<T> {
+  const methods = ["log", "info", "warn", "error", "debug"] as const
+  const saved = methods.map((method) => console[method])
+  for (const method of methods) console[method] = () => {}
+  try {
+    return await work()
+  } finally {
+    methods.forEach((method, i) => {
+      console[method] = saved[i] as never
+    })
+  }
+}
+
 /** One slotwise heartbeat of `list` at `slot`, on a metered D1, the database's clock a second past the slot. */
 async function slotwiseBeat(list: readonly Job[], slot: number): Promise<Beat> {
   const meter = meteredD1(env.DB)
   const started = Date.now()
-  const results = await beat(list, slot, { ...env, DB: meter.db } as never, { now: () => slot + 1_000 })
+  const results = await quietly(() => beat(list, slot, { ...env, DB: meter.db } as never, { now: () => slot + 1_000 }))
   return { wallMs: Date.now() - started, d1: meter.read(), ran: results.filter((r) => r.status === "ran").length }
 }
 
@@ -67,7 +81,10 @@ async function claimAlone(names: readonly string[], slot: number): Promise<Beat>
   const meter = meteredD1(env.DB)
   const json = claimJson(names.map((name) => ({ name, slot, leaseMs: LEASE, holder: `${name}@${slot}` })))
   const started = Date.now()
-  const { results } = await meter.db.prepare(CLAIM_TEXT_AT).bind(slot + 1_000, json).all()
+  const { results } = await meter.db
+    .prepare(CLAIM_TEXT_AT)
+    .bind(slot + 1_000, json)
+    .all()
   const wallMs = Date.now() - started
   // Released unmetered, so that the next minute's claim is the steady state's.
   await env.DB.prepare("UPDATE jobs_leases SET lease_until = NULL, holder = NULL WHERE name LIKE ?")
@@ -99,7 +116,8 @@ export async function jobs(sizes: readonly number[]) {
     const claimNames = Array.from({ length: n }, (_, i) => `bench.claim-${n}-${i}`)
     await claimAlone(claimNames, hour + 10 * MINUTE)
     const alone = await claimAlone(claimNames, hour + 11 * MINUTE)
-    for (const b of [first, steady, turn, loose, seed]) if (b.ran !== n) throw new Error(`jobs ${label}: ${b.ran} of ${n} ran`)
+    for (const b of [first, steady, turn, loose, seed])
+      if (b.ran !== n) throw new Error(`jobs ${label}: ${b.ran} of ${n} ran`)
     if (alone.ran !== n) throw new Error(`jobs ${label}: the claim statement won ${alone.ran} of ${n}`)
 
     const workload = `jobs ${label} exclusive`
