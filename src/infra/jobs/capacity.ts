@@ -15,13 +15,14 @@ export interface PlanLimits {
   analyticsPoints: number
 }
 
+/** A Workers plan by name: Workers Free or Workers Paid. */
+export type PlanName = "free" | "paid"
+
 /** The plans' documented limits, by name. */
-export const PLANS = {
+export const PLANS: Readonly<Record<PlanName, Readonly<PlanLimits>>> = {
   free: { d1Queries: 50, cpuMs: 10, subrequests: 50, analyticsPoints: 250 },
   paid: { d1Queries: 1_000, cpuMs: 30_000, subrequests: 10_000, analyticsPoints: 250 },
-} as const satisfies Record<string, PlanLimits>
-
-export type PlanName = keyof typeof PLANS
+}
 
 /**
  * The CPU slotwise's own JavaScript takes for one run at most (`npm run bench`, jobs: at most 50 µs an
