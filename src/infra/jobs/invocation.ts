@@ -82,10 +82,14 @@ export const plannedInvocation = (
     deadlineMs,
     maxReleaseBatches: capacity.releaseQueries,
     points: capacity.limits.analyticsPoints,
-    jobQueries: {
-      total: Math.max(0, capacity.limits.d1Queries - CLAIM_QUERIES - capacity.releaseQueries),
-      plan: capacity.plan,
-    },
+    ...(Number.isFinite(capacity.limits.d1Queries)
+      ? {
+          jobQueries: {
+            total: Math.max(0, capacity.limits.d1Queries - CLAIM_QUERIES - capacity.releaseQueries),
+            plan: capacity.plan,
+          },
+        }
+      : {}),
     ...(now === undefined ? {} : { now }),
   })
 
