@@ -26,6 +26,8 @@ interface Beat {
   wallMs: number
   d1: D1Count
   ran: number
+  /** How the runs that did not run ended, by reason, for the error that says so. */
+  others?: Record<string, number>
 }
 
 const jobsOf = (prefix: string, n: number, exclusive: boolean): readonly Job[] =>
@@ -55,7 +57,15 @@ async function slotwiseBeat(list: readonly Job[], slot: number): Promise<Beat> {
   const meter = meteredD1(env.DB)
   const started = Date.now()
   const results = await quietly(() => beat(list, slot, { ...env, DB: meter.db } as never, { now: () => slot + 1_000 }))
-  return { wallMs: Date.now() - started, d1: meter.read(), ran: results.filter((r) => r.status === "ran").length }
+  const others: Record<string, number> = {}
+  for (const r of results)
+    if (r.status !== "ran") others[`${r.status} ${r.reason ?? ""}`] = (others[`${r.status} ${r.reason ?? ""}`] ?? 0) + 1
+  return {
+    wallMs: Date.now() - started,
+    d1: meter.read(),
+    ran: results.length - Object.values(others).reduce((a, b) => a + b, 0),
+    others,
+  }
 }
 
 /** The hand-written floor: each job's claim and release, its own statements, all at once. */
@@ -122,7 +132,8 @@ export async function jobs(sizes: readonly number[]) {
     await claimAlone(claimNames, hour + 10 * MINUTE)
     const alone = await claimAlone(claimNames, hour + 11 * MINUTE)
     for (const b of [first, steady, turn, loose, seed])
-      if (b !== undefined && b.ran !== n) throw new Error(`jobs ${label}: ${b.ran} of ${n} ran`)
+      if (b !== undefined && b.ran !== n)
+        throw new Error(`jobs ${label}: ${b.ran} of ${n} ran (${JSON.stringify(b.others)})`)
     if (alone.ran !== n) throw new Error(`jobs ${label}: the claim statement won ${alone.ran} of ${n}`)
 
     const workload = `jobs ${label} exclusive`
