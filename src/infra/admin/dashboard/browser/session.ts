@@ -17,16 +17,17 @@ export function fail(error: unknown): void {
 }
 
 /**
- * Every action is confirmed first (a dismissed confirmation changes nothing); its outcome lands in
- * the status line, then `after` refreshes what it changed.
+ * Every action is confirmed first (a dismissed confirmation changes nothing; null: the caller asked already,
+ * as a cancel's prompt for its reason does); its outcome lands in the status line, then `after` refreshes
+ * what it changed.
  */
 export async function act<T>(
-  question: string,
+  question: string | null,
   request: () => Promise<T>,
   describe: (answer: T) => string,
   after: () => Promise<unknown>,
 ): Promise<void> {
-  if (!window.confirm(question)) return
+  if (question !== null && !window.confirm(question)) return
   say("Working…", "busy")
   try {
     say(describe(await request()), "ok")
