@@ -1,5 +1,6 @@
+import { database } from "../db/index.ts"
 import { jsonObjects } from "./json-chunks.ts"
-import { CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember } from "./slot-claim.ts"
+import { CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, slotClaimsStatement } from "./slot-claim.ts"
 
 /** A slot won: the lease row's last recorded run and folded hour, as the claim answered them. */
 export interface ClaimWon {
@@ -18,6 +19,13 @@ export type ClaimAnswer = ClaimWon | ClaimRefused
 
 const HELD_TEXT = "select name, last_slot, holder from jobs_leases where name in (select key from json_each(?))"
 
+/** A row the claim statement gives back: a slot won. */
+interface ClaimRow {
+  name: string
+  last_run_slot: number | null
+  hour_start: number | null
+}
+
 interface Waiting {
   entry: ClaimEntry
   resolve: (answer: ClaimAnswer) => void
@@ -35,18 +43,25 @@ export class ClaimBatch {
   private waiting: Waiting[] = []
   private readonly d1: D1Database
   private readonly now: (() => number) | undefined
+  private readonly gather: boolean
 
-  /** `now` stands in for the database's clock, as RunDeps.now does. */
-  constructor(d1: D1Database, now?: () => number) {
+  /**
+   * `now` stands in for the database's clock, as RunDeps.now does. `gather`: wait a turn for the claims asked
+   * with this one (a heartbeat's); without, each claim goes at once (a run alone waits for no one).
+   */
+  constructor(d1: D1Database, now?: () => number, gather = true) {
     this.d1 = d1
     this.now = now
+    this.gather = gather
   }
 
   /** The claim of `entry`, made with the others asked in this turn. */
   claim(entry: ClaimEntry): Promise<ClaimAnswer> {
     return new Promise((resolve, reject) => {
-      if (this.waiting.length === 0) setTimeout(() => void this.flush(), 0)
+      const first = this.waiting.length === 0
       this.waiting.push({ entry, resolve, reject })
+      if (!this.gather) void this.flush()
+      else if (first) setTimeout(() => void this.flush(), 0)
     })
   }
 
@@ -70,7 +85,7 @@ export class ClaimBatch {
   }
 
   private async claimRound(round: readonly Waiting[]): Promise<void> {
-    let rows: Map<string, { last_run_slot: number | null; hour_start: number | null }>
+    let rows: Map<string, ClaimRow>
     try {
       rows = await this.claimAll(round.map((waiting) => waiting.entry))
     } catch (error) {
@@ -89,22 +104,20 @@ export class ClaimBatch {
     }
   }
 
-  private async claimAll(entries: readonly ClaimEntry[]) {
+  private async claimAll(entries: readonly ClaimEntry[]): Promise<Map<string, ClaimRow>> {
     const now = this.now?.()
+    // A run alone claims through drizzle, as one claim always has: its D1 call goes out as soon as before.
+    if (!this.gather)
+      return new Map(
+        (await database(this.d1).all<ClaimRow>(slotClaimsStatement(entries, now))).map((row) => [row.name, row]),
+      )
     const statements = chunksOf(entries).map((json) =>
       now === undefined ? this.d1.prepare(CLAIM_TEXT).bind(json) : this.d1.prepare(CLAIM_TEXT_AT).bind(now, json),
     )
     const results =
       statements.length === 1 ? [await (statements[0] as D1PreparedStatement).all()] : await this.d1.batch(statements)
-    const rows = new Map<string, { last_run_slot: number | null; hour_start: number | null }>()
-    for (const result of results) {
-      for (const row of result.results as Array<{
-        name: string
-        last_run_slot: number | null
-        hour_start: number | null
-      }>)
-        rows.set(row.name, row)
-    }
+    const rows = new Map<string, ClaimRow>()
+    for (const result of results) for (const row of result.results as ClaimRow[]) rows.set(row.name, row)
     return rows
   }
 

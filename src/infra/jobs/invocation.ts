@@ -40,6 +40,8 @@ export interface InvocationOptions {
   points?: number
   /** The D1 queries the invocation's jobs may make, and the plan that sets them. */
   jobQueries?: { total: number; plan: string }
+  /** Wait a turn to claim with the runs started together (a heartbeat's, a queue batch's); unset, a claim goes at once. */
+  gather?: boolean
 }
 
 /** The batches and budgets of one invocation's runs. */
@@ -65,7 +67,7 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
       if (handed?.env !== env) handed = { env, jobs: { ...env, DB: budgetedD1(env.DB, budget) } }
       return handed.jobs
     },
-    claims: new ClaimBatch(d1, options.now),
+    claims: new ClaimBatch(d1, options.now, options.gather ?? false),
     releases: new ReleaseBatch(d1, {
       deadlineMs: options.deadlineMs,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
@@ -99,6 +101,7 @@ export const plannedInvocation = (
     deadlineMs,
     maxReleaseBatches: capacity.releaseQueries,
     points: capacity.limits.analyticsPoints,
+    gather: true,
     ...(Number.isFinite(capacity.limits.d1Queries)
       ? {
           jobQueries: {
