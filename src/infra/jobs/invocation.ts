@@ -1,6 +1,8 @@
 import { Deadlines, type TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { type RunMeasure, recordRun } from "../metrics/index.ts"
+import { recordRun } from "../metrics/index.ts"
+// The measure's own module: the index also re-exports the Analytics Engine point, a Workers-only type.
+import type { RunMeasure } from "../metrics/measure.ts"
 import { ClaimBatch } from "./claim-batch.ts"
 import { budgetedD1, QueryBudget } from "./query-budget.ts"
 import type { JobsCapacity } from "./registry.ts"
