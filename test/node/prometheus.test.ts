@@ -69,9 +69,10 @@ describe("docs/admin.md's Prometheus endpoint, set up as written, with the real 
 
   it("serves every series the guide names, and the guide names every series slotwise writes", async () => {
     // The guide's own line, run as written but on a free local port (9464 may be another checkout's).
-    const setup = /^metrics\.setGlobalMeterProvider\(.*PrometheusExporter\(\{ host: "0\.0\.0\.0", port: 9464 \}\).*$/m.exec(
-      section,
-    )?.[0]
+    const setup =
+      /^metrics\.setGlobalMeterProvider\(.*PrometheusExporter\(\{ host: "0\.0\.0\.0", port: 9464 \}\).*$/m.exec(
+        section,
+      )?.[0]
     expect(setup, "the guide's setGlobalMeterProvider line").toBeDefined()
     new Function("metrics", "MeterProvider", "PrometheusExporter", (setup as string).replace("9464", String(port)))(
       metrics,
