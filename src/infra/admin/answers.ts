@@ -190,8 +190,21 @@ export const hourPoint = z.object({
   maxMs: ms,
 })
 
+export const daySlot = z.object({
+  slot: int,
+  status: z.enum(["ran", "failed", "timed-out", "skipped", "missed", "claimed", "due", "unknown"]),
+  ms: nullable(z.number()),
+})
+
 export const jobHistory = z
-  .object({ job: z.string(), now: int, days: int, knownSince: nullable(int), hours: z.array(hourPoint) })
+  .object({
+    job: z.string(),
+    now: int,
+    days: int,
+    knownSince: nullable(int),
+    hours: z.array(hourPoint),
+    today: z.array(daySlot),
+  })
   .register(components, { id: "JobHistory" })
 
 export const deliveryPoint = z.object({

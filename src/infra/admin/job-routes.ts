@@ -64,8 +64,8 @@ export const jobRoutes = (jobs: readonly Job[]) =>
       const job = jobs.find((declared) => declared.name === name)
       if (!job) return unknownJob(c, name)
       const now = Date.now()
-      const { rows, oldestHour, lease } = await readRunHours(database(c.env.DB), name, historySince(now, days))
-      const answer: Answers["jobHistory"] = jobHistory(job, rows, oldestHour, lease, now, days)
+      const { rows, firstRun, lease } = await readRunHours(database(c.env.DB), name, historySince(now, days))
+      const answer: Answers["jobHistory"] = jobHistory(job, rows, firstRun, lease, now, days)
       return c.json(answer)
     })
     .post(ADMIN_ROUTES.runJob.path, validate("param", jobParam), async (c) => {

@@ -1,5 +1,6 @@
 import type { CronSchedule } from "../cron.ts"
 import type { JobLease } from "../db/job-lease.ts"
+import { type DaySlot, daySlots } from "./day-slots.ts"
 import { entriesOf, HOUR_MS, type HourOutcome } from "./hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
 
@@ -41,6 +42,8 @@ export interface JobHistory {
   /** Slots before this are not counted as missed: nothing was recorded of the job before it (null: nothing at all). */
   knownSince: number | null
   hours: HourPoint[]
+  /** Every slot of today (UTC), one by one: "did every slot run today" is read off this. */
+  today: DaySlot[]
 }
 
 const floorHour = (ms: number) => ms - (ms % HOUR_MS)
@@ -59,25 +62,28 @@ const median = (sorted: readonly number[]) => {
 }
 
 /**
- * A job's hourly history for the `days` before `now`, from its hour rows (any order), its oldest
- * recorded hour and its lease: due and missed slots from its cron, runs and durations from the rows.
+ * A job's hourly history for the `days` before `now`, from its hour rows (any order), the slot of its
+ * first recorded run and its lease: due and missed slots from its cron, runs and durations from the rows.
+ * Slots before the first run or the lease's slot, whichever is older, are never missed: nothing was known
+ * of the job then (a job first run at 11:40 missed nothing from 11:00 to 11:39).
  */
 export function jobHistory(
   job: { name: string; schedule: CronSchedule },
   rows: readonly RunHourRow[],
-  oldestHour: number | null,
+  firstRun: number | null,
   lease: Pick<JobLease, "lastSlot"> | undefined,
   now: number,
   days = HISTORY_DAYS_DEFAULT,
 ): JobHistory {
   const since = historySince(now, days)
-  const known = [oldestHour, lease?.lastSlot].filter((time): time is number => typeof time === "number")
+  const known = [firstRun, lease?.lastSlot].filter((time): time is number => typeof time === "number")
   const knownSince = known.length ? Math.min(...known) : null
   const byHour = new Map(rows.map((row) => [row.hour, runsOf(row)]))
   const hours: HourPoint[] = []
   for (let hour = since; hour <= now; hour += HOUR_MS) {
     const runs = byHour.get(hour) ?? new Map()
-    const due = job.schedule.slotsIn(hour).filter((slot) => slot <= now)
+    // Before anything was known of the job, a slot was not yet its to run: neither due nor missed.
+    const due = job.schedule.slotsIn(hour).filter((slot) => slot <= now && (knownSince === null || slot >= knownSince))
     // The lease's last slot was claimed: running, or ended without a record, but not missed.
     const missed = due.filter(
       (slot) =>
@@ -107,7 +113,9 @@ export function jobHistory(
       maxMs: ms.length ? (ms.at(-1) as number) : null,
     })
   }
-  return { job: job.name, now, days, knownSince, hours }
+  const runs = new Map([...byHour.values()].flatMap((hour) => [...hour]))
+  const today = daySlots(job.schedule, runs, knownSince, lease?.lastSlot ?? null, now)
+  return { job: job.name, now, days, knownSince, hours, today }
 }
 
 /** The slots `schedule` names strictly between two runs' slots (none before a first run), at most MISSED_COUNT_MAX. */

@@ -1,7 +1,7 @@
 import { and, eq, gte, sql } from "drizzle-orm"
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core"
 import { type Database, jobsLeases, jobsRunHours } from "../db/index.ts"
-import { entryText, HOUR_MS, type HourEntry, type HourOutcome } from "./hour-entry.ts"
+import { entriesOf, entryText, HOUR_MS, type HourEntry, type HourOutcome } from "./hour-entry.ts"
 
 export { HOUR_MS } from "./hour-entry.ts"
 /** How long a job's hourly history is kept: rows are bounded by jobs x 24 x 30. */
@@ -54,9 +54,13 @@ export function hourStatements(db: Database, job: string, entry: HourEntry, now:
   return [upsert, sweep] as const
 }
 
+/** The slot of the first run an hour row records (entries are appended as runs end, not in slot order). */
+const firstRunIn = (row: { hour: number; runs: string } | undefined) =>
+  row ? (entriesOf(row.hour, row.runs).reduce<number | null>((a, e) => (a === null || e.slot < a ? e.slot : a), null) ?? row.hour) : null
+
 /**
- * What a job's history is read from, in one batch: its hour rows from `since` (by the primary key), its
- * oldest hour kept, and its lease's last slot.
+ * What a job's history is read from, in one batch: its hour rows from `since` (by the primary key), the
+ * slot of the first run its oldest hour kept records, and its lease's last slot.
  */
 export async function readRunHours(db: Database, job: string, since: number) {
   const hours = jobsRunHours
@@ -65,8 +69,13 @@ export async function readRunHours(db: Database, job: string, since: number) {
       .select({ hour: hours.hour, runs: hours.runs })
       .from(hours)
       .where(and(eq(hours.job, job), gte(hours.hour, since))),
-    db.select({ hour: hours.hour }).from(hours).where(eq(hours.job, job)).orderBy(hours.hour).limit(1),
+    db
+      .select({ hour: hours.hour, runs: hours.runs })
+      .from(hours)
+      .where(eq(hours.job, job))
+      .orderBy(hours.hour)
+      .limit(1),
     db.select({ lastSlot: jobsLeases.lastSlot }).from(jobsLeases).where(eq(jobsLeases.name, job)),
   ])
-  return { rows, oldestHour: oldest[0]?.hour ?? null, lease: lease[0] }
+  return { rows, firstRun: firstRunIn(oldest[0]), lease: lease[0] }
 }

@@ -97,7 +97,13 @@ dl.detail dd { margin: 0; }
 form.token { max-width: 420px; margin: 80px auto; display: grid; gap: 10px; }
 form.token p { margin: 0; color: var(--muted); }
 #token-message { color: var(--bad); }
-.charts svg { display: block; width: 100%; height: auto; margin: 0 0 8px; }
+.figure { margin: 0 0 14px; }
+.figure figcaption { font-weight: 600; margin: 0 0 4px; }
+.figure > svg { display: block; width: 100%; height: auto; margin: 0 0 4px; }
+.figure p { margin: 2px 0; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 14px; list-style: none; margin: 0 0 4px; padding: 0; font-size: 12px; color: var(--muted); }
+.legend li { display: flex; align-items: center; gap: 4px; }
+.legend svg { width: 16px; height: 16px; }
 .chart .axis { font-size: 9px; fill: var(--muted); }
 .chart .hatch { stroke: var(--bad); stroke-width: 2; }
 .m-ran { fill: var(--ok); }

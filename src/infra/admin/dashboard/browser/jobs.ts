@@ -103,7 +103,7 @@ async function loadHistory(name: string): Promise<void> {
 const slotRow = ({ slot, status, run }: SlotEntry) =>
   el(
     "tr",
-    { "data-testid": "run-row", "data-status": status },
+    { "data-testid": "run-row", "data-status": status, "data-slot": String(slot) },
     el("td", {}, when(slot)),
     el("td", {}, badge(status, { "data-testid": "run-status" })),
     el("td", { class: "nowrap" }, run ? elapsed(run.ms) : ""),
