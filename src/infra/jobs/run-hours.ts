@@ -55,8 +55,11 @@ export function hourStatements(db: Database, job: string, entry: HourEntry, now:
 }
 
 /** The slot of the first run an hour row records (entries are appended as runs end, not in slot order). */
-const firstRunIn = (row: { hour: number; runs: string } | undefined) =>
-  row ? (entriesOf(row.hour, row.runs).reduce<number | null>((a, e) => (a === null || e.slot < a ? e.slot : a), null) ?? row.hour) : null
+function firstRunIn(row: { hour: number; runs: string } | undefined): number | null {
+  if (!row) return null
+  const slots = entriesOf(row.hour, row.runs).map((entry) => entry.slot)
+  return slots.length ? Math.min(...slots) : row.hour
+}
 
 /**
  * What a job's history is read from, in one batch: its hour rows from `since` (by the primary key), the
