@@ -1,8 +1,10 @@
 import { CronSyntaxError, parseCron } from "../cron.ts"
+import { database } from "../db/index.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
 import { handOff, queueOf } from "./hand-off.ts"
+import { withoutPaused } from "./pauses.ts"
 import { type RunDeps, type RunResult, run } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
 
@@ -38,7 +40,7 @@ export async function beat(
 ): Promise<Array<{ job: string } & RunResult>> {
   try {
     const slot = slotOf(scheduledTime)
-    const due = dueAt(jobs, slot)
+    const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
     const settled = await Promise.allSettled(due.map((job) => run(job, slot, { env, ...options })))
     return settled.flatMap((result, i) => {
       const job = (due[i] as Job).name
@@ -87,7 +89,9 @@ export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) 
       return
     }
     if (binding !== undefined) {
-      await handOff(jobs, controller.scheduledTime, queueOf(env, binding), binding)
+      const slot = slotOf(controller.scheduledTime)
+      const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
+      await handOff(due, controller.scheduledTime, queueOf(env, binding), binding)
       return
     }
     await beat(jobs, controller.scheduledTime, env, { ...deps, waitUntil: ctx.waitUntil.bind(ctx) })
