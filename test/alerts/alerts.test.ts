@@ -123,10 +123,10 @@ describe("an alert rule fires once per incident and once more when it resolves, 
     const alarm = await alarmOf(stream)
     expect(alarm).toBe(t + 4 * MINUTE)
     await stub.setNow(t + 4 * MINUTE)
-    expect(await runDurableObjectAlarm(stub)).toBe(true)
+    expect(await runDurableObjectAlarm(objectOf(stream))).toBe(true)
     expect(notices()).toEqual([["firing", "heartbeat-late", "heartbeat"]])
     await stub.setNow(t + 5 * MINUTE)
-    await runDurableObjectAlarm(stub)
+    await runDurableObjectAlarm(objectOf(stream))
     expect(notices()).toEqual([["firing", "heartbeat-late", "heartbeat"]])
     // The heartbeat is back: one resolved notice, and the switch is armed again.
     await at(t + 6 * MINUTE)
@@ -213,5 +213,5 @@ describe("an alert rule fires once per incident and once more when it resolves, 
 })
 
 /** The stream's alarm time, read inside its object. */
-const alarmOf = (name: string) =>
-  runInDurableObject(stubOf(name) as unknown as DurableObjectStub, (_, state) => state.storage.getAlarm())
+const objectOf = (name: string) => env.SCHEDULES.get(env.SCHEDULES.idFromName(name))
+const alarmOf = (name: string) => runInDurableObject(objectOf(name), (_, state) => state.storage.getAlarm())

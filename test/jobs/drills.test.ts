@@ -194,8 +194,18 @@ describe("drill: the database's clock jumping across a live lease", () => {
         [slot(25).toISOString(), 1],
       ]),
     )
-    // No skipped attempt logged a line: losing a claim is silent.
-    expect(logs.of("job.run").map((line) => line.runId)).toEqual(["holder", "next"])
+    // Losing a claim to a slot taken is silent; one refused by the live lease of slot 20's run warns once, naming it.
+    const lines = logs.of("job.run")
+    expect(lines.filter((line) => line.level !== "warn").map((line) => line.runId)).toEqual(["holder", "next"])
+    expect(lines.filter((line) => line.level === "warn")).toEqual(
+      ["ahead", "just-before-expiry", "behind", "one-lease-behind"].map((runId) =>
+        expect.objectContaining({
+          runId,
+          reason: "lease held",
+          heldBy: { slot: slot(20).toISOString(), runId: "holder" },
+        }),
+      ),
+    )
   })
 
   it("reclaims a lease written while the database's clock ran ahead, exactly when it ends beyond now + 2 x its lease", async () => {
@@ -238,13 +248,21 @@ describe("drill: a deploy that shortens a job's timeout while a run of the previ
     const holding = Jobs.run(previous.job, slot(40), { env, ...onTime(40), runId: "previous-run" })
     await expect.poll(() => previous.total()).toBe(1)
 
-    // One minute on, and until the previous lease ends, the new version finds the slot taken.
+    // One minute on, and until the previous lease ends, the new version finds the lease held, and says so.
     for (const k of [41, 45, 50]) {
       expect(await Jobs.run(next, slot(k), { env, ...onTime(k) }), `slot ${k}`).toMatchObject({
         status: "skipped",
-        reason: "slot taken",
+        reason: "lease held",
       })
     }
+    expect(logs.of("job.run").filter((line) => line.level === "warn")).toEqual(
+      [41, 45, 50].map((k) =>
+        expect.objectContaining({
+          slot: slot(k).toISOString(),
+          heldBy: { slot: slot(40).toISOString(), runId: "previous-run" },
+        }),
+      ),
+    )
     previous.release()
     expect(await holding).toMatchObject({ status: "ran", runId: "previous-run" })
     expect(await leaseOf(next.name)).toMatchObject({ lastSlot: slot(40).getTime(), lastRunId: "previous-run" })

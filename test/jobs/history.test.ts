@@ -124,8 +124,8 @@ describe("a run's record, written by the release that ends it", () => {
     const { db: counted, trips } = countingRoundTrips(env.DB)
     const job = exclusive((_slot, ctx) => ctx.report({ items: 3 }))
     expect((await Jobs.run(job, slot(0), { env: { ...env, DB: counted } })).status).toBe("ran")
-    // The batch: the previous run's slot read, the release, the run's hour row and the sweep of old hours.
-    expect(trips).toEqual(["insert into jobs_leases", "batch of 4"])
+    // The batch: the release, which records the run and folds it into its hour, on the lease row.
+    expect(trips).toEqual(["insert into jobs_leases", "batch of 1"])
     expect(runsOf(await leaseOf(job.name))).toHaveLength(1)
     expect(summaryOf(await leaseOf(job.name))).toEqual({ items: 3 })
   })

@@ -7,7 +7,7 @@ import { HOUR_MS, RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "../../src/infra/job
 import { lateD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
 import { countingRoundTrips } from "../support/round-trips.ts"
-import { type HourRow, hourRowsOf, runHourScenarios } from "../support/run-hour-scenarios.ts"
+import { hourRowsOf, hoursOfJob, runHourScenarios } from "../support/run-hour-scenarios.ts"
 
 captureLogs()
 const MINUTE = 60_000
@@ -17,8 +17,7 @@ let jobs = 0
 const exclusive = (cron: string, run: Job["run"] = () => {}) =>
   Jobs.make({ name: `hours.job-${++jobs}`, cron, exclusive: true, timeout: "1 minute", run })
 
-const rowsOf = (name: string) =>
-  env.DB.prepare("SELECT * FROM jobs_run_hours WHERE job = ? ORDER BY hour").bind(name).all<HourRow>()
+const rowsOf = async (name: string) => ({ results: await hoursOfJob(env.DB, name) })
 
 // The same scenarios run on libSQL and a PostgreSQL server: test/node/run-hours.test.ts.
 describe("a job's hourly history on D1", () => {
@@ -26,14 +25,20 @@ describe("a job's hourly history on D1", () => {
 })
 
 describe("the hour row on D1", () => {
-  it("is written by the release's own batch: a run is still the claim and one batch, two round trips", async () => {
+  it("is folded into the lease row by the release itself: a run is the claim and a batch of one statement, two round trips", async () => {
     const { db: DB, trips } = countingRoundTrips(env.DB)
     const job = exclusive("* * * * *")
     expect((await Jobs.run(job, new Date(T0), { env: { ...env, DB }, now: () => T0 })).status).toBe("ran")
-    expect(trips).toEqual(["insert into jobs_leases", "batch of 4"])
+    expect(trips).toEqual(["insert into jobs_leases", "batch of 1"])
     expect(hourRowsOf((await rowsOf(job.name)).results)).toEqual([
       { hour: T0, ran: 1, failed: 0, timed_out: 0, skipped: 0, runs: "0:r:0" },
     ])
+    // The next hour's run flushes it to jobs_run_hours and sweeps, in that same batch.
+    const later = { env: { ...env, DB }, now: () => T0 + HOUR_MS }
+    expect((await Jobs.run(job, new Date(T0 + HOUR_MS), later)).status).toBe("ran")
+    expect(trips.slice(2)).toEqual(["insert into jobs_leases", "batch of 3"])
+    const stored = await env.DB.prepare("SELECT hour, runs FROM jobs_run_hours WHERE job = ?").bind(job.name).all()
+    expect(stored.results).toEqual([{ hour: T0, runs: "0:r:0" }])
   })
 
   it("records a run that gave up on a late claim as skipped, in the compensating release it hands to waitUntil", async () => {

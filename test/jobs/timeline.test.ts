@@ -34,6 +34,9 @@ const lease = (runs: RunRecord[], lastSlot = runs.at(-1)?.slot ?? 0, leaseUntil:
   lastError: null,
   lastSummary: null,
   runHistory: JSON.stringify(runs),
+  hourStart: null,
+  hourRuns: null,
+  hourMaxMs: null,
 })
 
 const statuses = (entries: ReturnType<typeof timeline>) => entries.map((e) => [(e.slot - T0) / MINUTE, e.status])

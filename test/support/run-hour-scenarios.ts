@@ -20,6 +20,25 @@ export interface HourRow {
   runs: string
 }
 
+/**
+ * A job's hour rows as its history reads them (readRunHours): the rows of jobs_run_hours and the hour its
+ * lease row folds, each with its counts by outcome, oldest first.
+ */
+export async function hoursOfJob(binding: D1Database, name: string): Promise<HourRow[]> {
+  const { rows } = await readRunHours(database(binding), name, 0)
+  const count = (runs: string, letter: string) => runs.split(",").filter((entry) => entry.split(":")[1] === letter).length
+  return rows
+    .map(({ hour, runs }) => ({
+      hour: Number(hour),
+      ran: count(runs, "r"),
+      failed: count(runs, "f"),
+      timed_out: count(runs, "t"),
+      skipped: count(runs, "s"),
+      runs,
+    }))
+    .sort((a, b) => a.hour - b.hour)
+}
+
 export const hourRowsOf = (rows: readonly HourRow[]) =>
   rows.map(({ hour, ran, failed, timed_out, skipped, runs }) => ({
     hour: Number(hour),
@@ -46,9 +65,7 @@ export function runHourScenarios(binding: () => D1Database) {
     const now = () => times.shift() ?? slot + 1_000 + ms
     return Jobs.run(job, new Date(slot), { env: { DB: binding() } as never, now })
   }
-  const rowsOf = async (name: string) =>
-    (await binding().prepare("SELECT * FROM jobs_run_hours WHERE job = ? ORDER BY hour").bind(name).all<HourRow>())
-      .results
+  const rowsOf = (name: string) => hoursOfJob(binding(), name)
   const historyOf = async (job: Job, now: number, days = 7) => {
     const { rows, firstRun, lease } = await readRunHours(database(binding()), job.name, now - days * DAY)
     return jobHistory(job, rows, firstRun, lease, now, days)
@@ -131,7 +148,7 @@ export function runHourScenarios(binding: () => D1Database) {
     expect(history.hours[0]).toMatchObject({ medianMs: 60_000, maxMs: 60_000 })
   })
 
-  it(`deletes hours older than 30 days, ${RUN_HOURS_SWEPT} a release, oldest first`, async () => {
+  it(`deletes hours older than 30 days, ${RUN_HOURS_SWEPT} for each hour a release flushes, oldest first`, async () => {
     const job = make("0 * * * *")
     // Before the other scenarios' hours, so that its old hours are the oldest of all: the sweep takes any job's.
     const now = T0 - 60 * DAY
@@ -145,11 +162,17 @@ export function runHourScenarios(binding: () => D1Database) {
         .run()
     }
     const hoursOf = async () => (await rowsOf(job.name)).map((row) => Number(row.hour))
+    // A job's first hour rides on its lease row: nothing is flushed, nothing swept.
     await runAt(job, now - HOUR_MS, 10)
-    expect(await hoursOf()).toEqual([...old.slice(RUN_HOURS_SWEPT), now - HOUR_MS])
+    expect(await hoursOf()).toEqual([...old, now - HOUR_MS])
+    // Each later hour flushes the one before it, and sweeps as many as RUN_HOURS_SWEPT of the oldest.
     await runAt(job, now, 10)
+    expect(await hoursOf()).toEqual([...old.slice(RUN_HOURS_SWEPT), now - HOUR_MS, now])
+    await runAt(job, now + 10 * MINUTE, 10)
+    expect(await hoursOf()).toEqual([...old.slice(RUN_HOURS_SWEPT), now - HOUR_MS, now])
     await runAt(job, now + HOUR_MS, 10)
-    expect(await hoursOf()).toEqual([now - HOUR_MS, now, now + HOUR_MS])
+    await runAt(job, now + 2 * HOUR_MS, 10)
+    expect(await hoursOf()).toEqual([now - HOUR_MS, now, now + HOUR_MS, now + 2 * HOUR_MS])
   })
 
   it("stays within 24 x 30 rows a job as it runs on, whatever it has run before", async () => {
@@ -159,7 +182,7 @@ export function runHourScenarios(binding: () => D1Database) {
       await runAt(job, slot, 1)
       most = Math.max(most, (await rowsOf(job.name)).length)
     }
-    // One row a run: 30 days of runs every 8 hours, the newest the run that has just come in.
+    // One hour a run: 30 days of runs every 8 hours, the newest the run that has just come in (on its lease row).
     expect(most).toBe(30 * 3)
   })
 }

@@ -19,4 +19,10 @@ export interface JobLease {
   lastSummary: string | null
   /** JSON array of RunRecord, oldest first. */
   runHistory: string
+  /** The hour (its first epoch ms) whose runs ride on the row until the first release of a later hour flushes them. */
+  hourStart: number | null
+  /** That hour's runs, `minute:outcome:ms` entries. */
+  hourRuns: string | null
+  /** That hour's longest run, ms. */
+  hourMaxMs: number | null
 }

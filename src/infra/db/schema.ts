@@ -20,6 +20,12 @@ export const jobsLeases = sqliteTable("jobs_leases", {
   lastSummary: text("last_summary"),
   /** JSON array of RunRecord, oldest first, at most RUN_HISTORY_LENGTH. */
   runHistory: text("run_history").notNull().default("[]"),
+  /** The hour (its first epoch ms) whose runs ride on the row until a later hour's release flushes them to jobs_run_hours (0009_jobs_hour_fold.sql). */
+  hourStart: integer("hour_start"),
+  /** That hour's runs, `minute:outcome:ms` entries as jobs_run_hours.runs. */
+  hourRuns: text("hour_runs"),
+  /** That hour's longest run, ms. */
+  hourMaxMs: integer("hour_max_ms"),
 })
 
 export type { JobLease }

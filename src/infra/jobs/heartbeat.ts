@@ -4,8 +4,9 @@ import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
 import { handOff, queueOf } from "./hand-off.ts"
+import { jobInvocation } from "./invocation.ts"
 import { withoutPaused } from "./pauses.ts"
-import { type RunDeps, type RunResult, run } from "./run.ts"
+import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
 
 /** The heartbeat's Cron Trigger unless `Jobs.heartbeat` is given another; every job is matched against its minute. */
@@ -41,7 +42,11 @@ export async function beat(
   try {
     const slot = slotOf(scheduledTime)
     const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
-    const settled = await Promise.allSettled(due.map((job) => run(job, slot, { env, ...options })))
+    const shared = jobInvocation(env.DB, {
+      deadlineMs: options.d1DeadlineMs ?? D1_DEADLINE_MS,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    })
+    const settled = await Promise.allSettled(due.map((job) => runIn(job, slot, { env, ...options }, shared)))
     return settled.flatMap((result, i) => {
       const job = (due[i] as Job).name
       if (result.status === "fulfilled") return [{ job, ...result.value }]

@@ -1,14 +1,14 @@
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm"
+import { and, eq, isNull, lte, or } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
-import type { HourEntry } from "./hour-entry.ts"
-import { RUN_HISTORY_LENGTH, type RunEnding } from "./record.ts"
+import type { RunEnding } from "./record.ts"
 import { hourStatements } from "./run-hours.ts"
 import { type SlotClaimRequest, slotClaimStatement } from "./slot-claim.ts"
+import { releaseStatements, runReleases } from "./slot-release.ts"
 
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
 export type { SlotClaimRequest } from "./slot-claim.ts"
 
-/** Claims the slot with the one claim statement (slot-claim.ts); true when `holder` now owns it. */
+/** Claims one slot with the claim statement (slot-claim.ts); true when `holder` now owns it. */
 export async function claimSlot(db: Database, claim: SlotClaimRequest): Promise<boolean> {
   const rows = await db.all(slotClaimStatement(claim))
   return rows.length === 1
@@ -20,11 +20,11 @@ export interface SkippedRun {
 }
 
 /**
- * Ends the lease if `holder` still holds it; `last_slot` stays, so the slot is never run again.
- * Given how the run ended, the same statement records it: the last_* columns, and the run appended
- * to run_history, which keeps the newest RUN_HISTORY_LENGTH (no second write per run). A run whose
- * lease an operator released (no holder, and no later slot claimed since) is still recorded. The
- * run (or the skipped slot) is added to its hour's row in the same batch (run-hours.ts).
+ * Ends the lease if `holder` still holds it; `last_slot` stays, so the slot is never run again. Given how
+ * the run ended, the same statement records it (slot-release.ts: the last_* columns, run_history, and the
+ * run folded into the row's hour, the hour it ends flushed to jobs_run_hours in the same batch). A run
+ * whose lease an operator released (no holder, and no later slot claimed since) is still recorded. A
+ * skipped slot (its claim answered too late to run) is added to its hour row directly (run-hours.ts).
  */
 export async function releaseSlot(
   db: Database,
@@ -32,75 +32,22 @@ export async function releaseSlot(
   holder: string,
   ending?: RunEnding | SkippedRun,
 ): Promise<boolean> {
-  return (await endRun(db, name, holder, ending)).released
-}
-
-/**
- * releaseSlot, answering also the slot of the run recorded before this one (null: none), read in the
- * same batch before the release writes: the gap the cron named between them is the missed slots.
- */
-export async function endRun(
-  db: Database,
-  name: string,
-  holder: string,
-  ending?: RunEnding | SkippedRun,
-): Promise<{ released: boolean; previousRunSlot: number | null }> {
-  const held = eq(jobsLeases.holder, holder)
-  const record = ending && "record" in ending ? ending : undefined
-  // A lease with no holder and this run's slot as last_slot was released from under this run by admin.
-  const releasedByOperator = record
-    ? and(isNull(jobsLeases.holder), eq(jobsLeases.lastSlot, record.record.slot))
-    : undefined
+  if (ending && "record" in ending) {
+    const { record, summary } = ending
+    const statements = releaseStatements([{ name, holder, record, summary }], record.finishedAt)
+    return (await runReleases(db.$client, statements)).has(name)
+  }
   const release = db
     .update(jobsLeases)
-    .set({ leaseUntil: null, holder: null, ...(record ? recorded(record) : {}) })
-    .where(and(eq(jobsLeases.name, name), releasedByOperator ? or(held, releasedByOperator) : held))
+    .set({ leaseUntil: null, holder: null })
+    .where(and(eq(jobsLeases.name, name), eq(jobsLeases.holder, holder)))
     .returning({ name: jobsLeases.name })
-  const entry = hourEntryOf(ending)
-  if (entry === undefined) return { released: (await release).length === 1, previousRunSlot: null }
-  const [before, released] = await db.batch([
-    db.select({ slot: jobsLeases.lastRunSlot }).from(jobsLeases).where(eq(jobsLeases.name, name)),
+  if (ending === undefined) return (await release).length === 1
+  const [released] = await db.batch([
     release,
-    ...hourStatements(db, name, entry.entry, entry.now),
+    ...hourStatements(db, name, { slot: ending.skipped.slot, outcome: "skipped", ms: 0 }, ending.skipped.at),
   ])
-  return { released: released.length === 1, previousRunSlot: before[0]?.slot ?? null }
-}
-
-function hourEntryOf(ending: RunEnding | SkippedRun | undefined): { entry: HourEntry; now: number } | undefined {
-  if (ending === undefined) return undefined
-  if ("skipped" in ending) {
-    return { entry: { slot: ending.skipped.slot, outcome: "skipped", ms: 0 }, now: ending.skipped.at }
-  }
-  const { slot, outcome, ms, finishedAt } = ending.record
-  return { entry: { slot, outcome, ms }, now: finishedAt }
-}
-
-/**
- * The run record's columns; the history is appended and cut to its newest entries by string functions
- * SQLite and Postgres share (no JSON functions: theirs differ). Entries are flat JSON objects, and a `"`
- * inside a JSON string is always escaped, so `{"` opens an entry and `},{"` separates two, nowhere else.
- */
-function recorded({ record, summary }: RunEnding) {
-  const history = sql`coalesce(${jobsLeases.runHistory}, '[]')`
-  const entries = sql`(length(${history}) - length(replace(${history}, '{"', ''))) / 2`
-  // instr is SQLite's and strpos Postgres': the first separator is found by a recursive walk both run.
-  const firstSeparator = sql`(with recursive scan(at) as (select 1 union all select at + 1 from scan
-    where at < length(${history}) and substr(${history}, at, 4) <> '},{"') select max(at) from scan)`
-  const kept = sql`(case when ${entries} < ${RUN_HISTORY_LENGTH} then ${history}
-    else '[' || substr(${history}, ${firstSeparator} + 2) end)`
-  const entry = sql`cast(${JSON.stringify(record)} as text)`
-  return {
-    lastRunSlot: record.slot,
-    lastRunId: record.runId,
-    lastOutcome: record.outcome,
-    lastMs: record.ms,
-    lastFinishedAt: record.finishedAt,
-    lastError: record.error,
-    lastSummary: summary,
-    // Oldest first: the oldest entry is cut when the history is full, the new one appended.
-    runHistory: sql`(case when ${kept} = '[]' then '[' || ${entry} || ']'
-      else substr(${kept}, 1, length(${kept}) - 1) || ',' || ${entry} || ']' end)`,
-  }
+  return released.length === 1
 }
 
 /** Every lease row, by name. */

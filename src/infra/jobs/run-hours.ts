@@ -3,20 +3,22 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core"
 import { type Database, jobsLeases, jobsRunHours } from "../db/index.ts"
 import { entriesOf, entryText, HOUR_MS, type HourEntry, type HourOutcome } from "./hour-entry.ts"
 
+import { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
+
 export { HOUR_MS } from "./hour-entry.ts"
-/** How long a job's hourly history is kept: rows are bounded by jobs x 24 x 30. */
-export const RUN_HOURS_KEPT_MS = 30 * 24 * HOUR_MS
-/** Hours past the window one release deletes at most (each release adds at most one). */
-export const RUN_HOURS_SWEPT = 4
+export { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
+
 /** A slot is claimed once and an hour has 60: more entries than this are never appended. */
 const ENTRIES_MAX = 60
 
 const count = (entry: HourEntry, outcome: HourOutcome) => (entry.outcome === outcome ? 1 : 0)
 
 /**
- * The two statements the release adds to its batch (ARCHITECTURE.md, "History"): the run added to its
- * slot's hour row (an upsert: counts added, max kept, the entry appended), and the oldest few hours
- * past RUN_HOURS_KEPT_MS deleted through the hour index. One text on D1, SQLite and PostgreSQL.
+ * The two statements a single release of a slot no run took (a late claim's, jobs/lease.ts) adds to its
+ * batch: the slot added to its hour row in jobs_run_hours directly (an upsert: counts added, max kept,
+ * the entry appended), and the oldest few hours past RUN_HOURS_KEPT_MS deleted through the hour index.
+ * A run's own release folds its hour into the lease row instead (slot-release.ts). One text on D1,
+ * SQLite and PostgreSQL.
  */
 export function hourStatements(db: Database, job: string, entry: HourEntry, now: number) {
   const hours = jobsRunHours
@@ -62,12 +64,13 @@ function firstRunIn(row: { hour: number; runs: string } | undefined): number | n
 }
 
 /**
- * What a job's history is read from, in one batch: its hour rows from `since` (by the primary key), the
- * slot of the first run its oldest hour kept records, and its lease's last slot.
+ * What a job's history is read from, in one batch (the one place it is read): its hour rows from `since`
+ * (by the primary key), the slot of its first run recorded, and its lease row's last slot and the hour folded on it,
+ * which is one more hour row (added to a row of the same hour a release before migration 0009 wrote).
  */
 export async function readRunHours(db: Database, job: string, since: number) {
   const hours = jobsRunHours
-  const [rows, oldest, lease] = await db.batch([
+  const [stored, oldest, leases] = await db.batch([
     db
       .select({ hour: hours.hour, runs: hours.runs })
       .from(hours)
@@ -78,7 +81,33 @@ export async function readRunHours(db: Database, job: string, since: number) {
       .where(eq(hours.job, job))
       .orderBy(hours.hour)
       .limit(1),
-    db.select({ lastSlot: jobsLeases.lastSlot }).from(jobsLeases).where(eq(jobsLeases.name, job)),
+    db
+      .select({ lastSlot: jobsLeases.lastSlot, hourStart: jobsLeases.hourStart, hourRuns: jobsLeases.hourRuns })
+      .from(jobsLeases)
+      .where(eq(jobsLeases.name, job)),
   ])
-  return { rows, firstRun: firstRunIn(oldest[0]), lease: lease[0] }
+  const lease = leases[0]
+  const rows = foldedInto(stored, lease, since)
+  const folded =
+    lease?.hourStart != null && lease.hourRuns ? { hour: lease.hourStart, runs: lease.hourRuns } : undefined
+  const firsts = [firstRunIn(oldest[0]), firstRunIn(folded)].filter((slot): slot is number => slot !== null)
+  return {
+    rows,
+    firstRun: firsts.length ? Math.min(...firsts) : null,
+    lease: lease && { lastSlot: lease.lastSlot },
+  }
+}
+
+/** The stored hour rows with the lease row's folded hour among them. */
+function foldedInto(
+  rows: ReadonlyArray<{ hour: number; runs: string }>,
+  lease: { hourStart: number | null; hourRuns: string | null } | undefined,
+  since: number,
+) {
+  const { hourStart, hourRuns } = lease ?? {}
+  if (hourStart == null || !hourRuns || hourStart < since) return [...rows]
+  const same = rows.find((row) => row.hour === hourStart)
+  return same
+    ? rows.map((row) => (row === same ? { hour: row.hour, runs: `${row.runs},${hourRuns}` } : row))
+    : [...rows, { hour: hourStart, runs: hourRuns }]
 }

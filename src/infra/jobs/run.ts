@@ -2,12 +2,13 @@ import { database } from "../db/index.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
-import { recordRun } from "../metrics/index.ts"
 import { commitOnce, jobItemKey } from "../once.ts"
 import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../tracing/index.ts"
 import type { Job, JobContext } from "./definition.ts"
 import { missedBetween } from "./history.ts"
-import { claimSlot, endRun, releaseSlot } from "./lease.ts"
+import type { ClaimAnswer, ClaimWon } from "./claim-batch.ts"
+import { type JobInvocation, jobInvocation } from "./invocation.ts"
+import { releaseSlot } from "./lease.ts"
 import { cutError, encodeSummary, type RunOutcome, type RunRecord } from "./record.ts"
 import { slotOf } from "./slot.ts"
 
@@ -22,8 +23,11 @@ export interface RunResult {
   runId: string
   /** How long it took, in milliseconds. */
   ms: number
-  /** Why a run was skipped: another run holds or already ran the slot, the claim failed or got no answer in time. */
-  reason?: "slot taken" | "claim failed" | "claim timed out" | "invalid slot"
+  /**
+   * Why a run was skipped: another run holds or already ran the slot; an earlier slot's run still holds the
+   * lease; the heartbeat had no room left for it (its plan's capacity, no overflow queue); the claim failed or got no answer in time.
+   */
+  reason?: "slot taken" | "lease held" | "over capacity" | "claim failed" | "claim timed out" | "invalid slot"
 }
 
 /** What `Jobs.run` needs beside the job and the slot: the env, and what a test or a runtime profile sets. */
@@ -65,6 +69,14 @@ export const D1_DEADLINE_MS = 5_000
  * ```
  */
 export function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult> {
+  return runIn(job, slotTime, deps)
+}
+
+/**
+ * `Jobs.run` as one of an invocation's runs (a heartbeat's, a queue batch's): its claim and release made
+ * with the others' (invocation.ts). Alone, a run is an invocation of one.
+ */
+export function runIn(job: Job, slotTime: Date, deps: RunDeps, invocation?: JobInvocation): Promise<RunResult> {
   const runId = deps.runId ?? crypto.randomUUID()
   return (deps.tracer ?? activeTracer()).enterSpan("job.run", async (span) => {
     span.setAttribute("job.name", job.name)
@@ -72,7 +84,7 @@ export function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult>
     if (slotTime instanceof Date && !Number.isNaN(slotTime.getTime())) {
       span.setAttribute("job.slot", slotOf(slotTime).toISOString())
     }
-    const result = await attempt(job, slotTime, { ...deps, runId }, span)
+    const result = await attempt(job, slotTime, { ...deps, runId }, span, invocation)
     span.setAttribute("job.outcome", result.status)
     if (result.reason !== undefined) span.setAttribute("job.reason", result.reason)
     // A slot another run holds is the claim working, not an outcome: the status stays unset, as the
@@ -85,11 +97,15 @@ export function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult>
   })
 }
 
+/** A test's clock, which stands in for the database's in the claim. */
+const clockOf = (deps: RunDeps) => (deps.now === undefined ? {} : { now: deps.now })
+
 async function attempt(
   job: Job,
   slotTime: Date,
   deps: RunDeps & { runId: string },
   span: SpanLike,
+  invocation: JobInvocation | undefined,
 ): Promise<RunResult> {
   const now = deps.now ?? Date.now
   const runId = deps.runId
@@ -101,7 +117,7 @@ async function attempt(
   const slot = slotOf(slotTime)
   const fields = { job: job.name, slot: slot.toISOString(), runId }
   const deadline = deps.d1DeadlineMs ?? D1_DEADLINE_MS
-  const db = database(deps.env.DB)
+  const shared = invocation ?? jobInvocation(deps.env?.DB, { deadlineMs: deadline, ...clockOf(deps) })
   const finish = (
     status: RunStatus,
     extra: Record<string, unknown> = {},
@@ -110,8 +126,9 @@ async function attempt(
     missed = 0,
   ): RunResult => {
     const why = reason === undefined ? {} : { reason }
-    logLine(status === "ran" ? "info" : "error", "job.run", { ...fields, outcome: status, ms, ...why, ...extra })
-    recordRun(deps.env, {
+    const level = status === "ran" && extra.releaseError === undefined ? "info" : "error"
+    logLine(level, "job.run", { ...fields, outcome: status, ms, ...why, ...extra })
+    shared.record(deps.env, {
       job: job.name,
       slot: slot.getTime(),
       outcome: status,
@@ -122,31 +139,45 @@ async function attempt(
     return { status, runId, ms, ...why }
   }
 
+  let claimed: ClaimWon | undefined
   if (job.exclusive) {
     // The database's clock referees the claim; a test's injected clock stands in for it.
-    const referee = deps.now === undefined ? {} : { now: now() }
-    const claim = { name: job.name, slot: slot.getTime(), leaseMs: job.leaseMs, holder: runId, ...referee }
-    const claiming = claimSlot(db, claim)
-    let claimed: boolean | typeof TIMED_OUT
+    const claiming = shared.claims.claim({ name: job.name, slot: slot.getTime(), leaseMs: job.leaseMs, holder: runId })
+    let answer: ClaimAnswer | typeof TIMED_OUT
     try {
-      claimed = await within(claiming, deadline)
+      answer = await within(claiming, deadline)
     } catch (error) {
       span.recordException(exceptionOf(error))
       // Not released: a claim that threw has no later answer to follow, so a release now could land
       // before a commit still in flight; a lease it may have left expires at timeout + 1 minute.
       return finish("skipped", { error: describeError(error) }, "claim failed")
     }
-    if (claimed === TIMED_OUT) {
+    if (answer === TIMED_OUT) {
       // The claim may still commit: once it answers that it did, end that lease, so the next slot is not refused.
       const skipped = { skipped: { slot: slot.getTime(), at: now() } }
       const release = claiming
-        .then((won) => won && within(releaseSlot(db, job.name, runId, skipped), deadline))
+        .then(
+          (late) => late.won && within(releaseSlot(database(deps.env.DB), job.name, runId, skipped), deadline),
+        )
         .catch(() => {})
       deps.waitUntil?.(release)
       return finish("skipped", { deadlineMs: deadline }, "claim timed out")
     }
-    // Another run owns this slot (or already ran it): do nothing, log nothing.
-    if (!claimed) return { status: "skipped", runId, ms: Math.max(0, now() - started), reason: "slot taken" }
+    if (!answer.won) {
+      const ms = Math.max(0, now() - started)
+      // Another run owns this slot (or already ran it): do nothing, log nothing.
+      if (!answer.held) return { status: "skipped", runId, ms, reason: "slot taken" }
+      // An earlier slot's run still holds the lease (running long, or its release failed): said once, here.
+      logLine("warn", "job.run", {
+        ...fields,
+        outcome: "skipped",
+        reason: "lease held",
+        heldBy: { slot: new Date(answer.held.slot).toISOString(), runId: answer.held.holder },
+      })
+      return { status: "skipped", runId, ms, reason: "lease held" }
+    }
+    claimed = answer
+    shared.releases.opened()
   }
 
   const once: JobContext["once"] = async (itemKey, statements) =>
@@ -160,7 +191,7 @@ async function attempt(
   const ms = Math.max(0, finishedAt - started)
   let releaseError: string | undefined
   let missed = 0
-  if (job.exclusive) {
+  if (claimed) {
     const record: RunRecord = {
       slot: slot.getTime(),
       runId,
@@ -169,20 +200,23 @@ async function attempt(
       finishedAt,
       error: errorOf(job, outcome),
     }
-    try {
-      const ended = await within(endRun(db, job.name, runId, { record, summary: outcome.summary }), deadline)
-      if (ended === TIMED_OUT) releaseError = `no answer within ${deadline} ms`
-      else missed = missedBetween(job.schedule, ended.previousRunSlot, record.slot)
-    } catch (error) {
-      // The lease expires by itself at timeout + 1 minute; last_slot already guards the slot.
-      releaseError = describeError(error)
-    }
+    const ended = await shared.releases.release({
+      name: job.name,
+      holder: runId,
+      record,
+      summary: outcome.summary,
+      hourStart: claimed.hourStart,
+    })
+    // A failed release leaves the lease to expire by itself at timeout + 1 minute; last_slot already guards the slot.
+    if ("error" in ended) releaseError = ended.error
+    missed = missedBetween(job.schedule, claimed.lastRunSlot, record.slot)
   }
   return finish(
     outcome.status,
     {
       ...(outcome.status === "failed" ? { error: describeError(outcome.error) } : {}),
-      ...(releaseError === undefined ? {} : { releaseError }),
+      // The run ran but is not recorded, and its lease is held until it expires: an error line, not the run's info.
+      ...(releaseError === undefined ? {} : { releaseError, leaseHeldUntilExpiry: true }),
     },
     undefined,
     ms,

@@ -1,0 +1,56 @@
+import type { SlotwiseEnv } from "../env.ts"
+import { type RunMeasure, recordRun } from "../metrics/index.ts"
+import { ClaimBatch } from "./claim-batch.ts"
+import { ReleaseBatch } from "./release-batch.ts"
+
+/**
+ * What the runs of one Worker invocation share (a heartbeat, a queue batch, or one `Jobs.run`): their
+ * claims, made as one statement; their releases, group-committed; and the invocation's Analytics Engine
+ * data points, of which Cloudflare takes at most `points`.
+ */
+export interface JobInvocation {
+  claims: ClaimBatch
+  releases: ReleaseBatch
+  /** Reports a run's measure; past the invocation's points, the Analytics Engine point is counted as unwritten. */
+  record(env: SlotwiseEnv, measure: RunMeasure): void
+  /** Run measures whose Analytics Engine point was not written (the invocation's points were spent). */
+  readonly unwritten: number
+}
+
+export interface InvocationOptions {
+  /** The database's clock as a test stands it in. */
+  now?: () => number
+  /** How long a claim or release waits for D1. */
+  deadlineMs: number
+  /** The group-commit window (release-batch.ts). */
+  windowMs?: number
+  /** The D1 queries the invocation's releases may make at most. */
+  maxReleaseBatches?: number
+  /** The Analytics Engine data points the invocation may write. */
+  points?: number
+}
+
+/** The batches and budgets of one invocation's runs. */
+export function jobInvocation(d1: D1Database, options: InvocationOptions): JobInvocation {
+  let points = options.points ?? Number.POSITIVE_INFINITY
+  let unwritten = 0
+  return {
+    claims: new ClaimBatch(d1, options.now),
+    releases: new ReleaseBatch(d1, {
+      deadlineMs: options.deadlineMs,
+      ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
+      ...(options.maxReleaseBatches === undefined ? {} : { maxBatches: options.maxReleaseBatches }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    }),
+    record(env, measure) {
+      if (env.SLOTWISE_METRICS === undefined) return recordRun(env, measure)
+      if (points-- > 0) return recordRun(env, measure)
+      unwritten++
+      // The installed recorder (OpenTelemetry on the container) has no such limit.
+      recordRun({ ...env, SLOTWISE_METRICS: undefined }, measure)
+    },
+    get unwritten() {
+      return unwritten
+    },
+  }
+}
