@@ -11,6 +11,7 @@ import {
   jobHistoryQuery,
   jobParam,
   leaseParam,
+  pauseBody,
   releaseQuery,
   scheduleBody,
   scheduleParam,
@@ -38,6 +39,8 @@ type Input = z.ZodMiniObject
 const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input } } = {
   runJob: { param: jobParam },
   jobHistory: { param: jobParam, query: jobHistoryQuery },
+  pauseJob: { param: jobParam, json: pauseBody },
+  resumeJob: { param: jobParam },
   releaseLease: { param: leaseParam, query: releaseQuery },
   streams: { query: streamsQuery },
   summary: { param: streamParam },
@@ -169,7 +172,12 @@ export function openapiDocument(version: string) {
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       // Any JSON, unconstrained: a recursive union types as TS2502 ("references itself") in generated clients.
-      schemas: { ...schemas, Json: { description: "any JSON value" }, ScheduleBody: oneTiming(accepted(scheduleBody)) },
+      schemas: {
+        ...schemas,
+        Json: { description: "any JSON value" },
+        ScheduleBody: oneTiming(accepted(scheduleBody)),
+        PauseBody: accepted(pauseBody),
+      },
     },
   }
 }

@@ -171,7 +171,7 @@ describe("the history charts", () => {
       .nth(1)
       .locator(byTestId("legend-entry"))
       .allTextContents()
-    expect(legend).toEqual(["ran", "failed or timed out", "skipped", "missed"])
+    expect(legend).toEqual(["ran", "failed or timed out", "skipped", "missed", "paused"])
     const notes = await page.locator(`${byTestId("job-charts")} ${byTestId("chart-note")}`).allTextContents()
     // Over the week: the missed nights (today's too, once 03:01 UTC is past) and two failed ones (one timed out), in words.
     const history = await call<JobHistory>("GET", `/jobs/${CLOSE}/history?days=7`)

@@ -93,6 +93,7 @@ export function runHourScenarios(binding: () => D1Database) {
       timedOut: 0,
       skipped: 0,
       missed: 2,
+      paused: 0,
       medianMs: 10,
       maxMs: 10,
     })
@@ -128,7 +129,7 @@ export function runHourScenarios(binding: () => D1Database) {
     const history = await historyOf(job, T0 + 55 * MINUTE)
     // :40 and :50 were due and no run took them; :50 is a minute past by 54:00.
     expect(history.hours).toEqual([
-      { hour: T0, due: 6, ran: 3, failed: 1, timedOut: 0, skipped: 0, missed: 2, medianMs: 300, maxMs: 900 },
+      { hour: T0, due: 6, ran: 3, failed: 1, timedOut: 0, skipped: 0, missed: 2, paused: 0, medianMs: 300, maxMs: 900 },
     ])
     expect(history.knownSince).toBe(T0)
   })

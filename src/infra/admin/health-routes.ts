@@ -3,6 +3,7 @@ import { database } from "../db/index.ts"
 import type { Job } from "../jobs/index.ts"
 import { listLeases } from "../jobs/lease.ts"
 import { liveness } from "../jobs/liveness.ts"
+import { pausedJobs } from "../jobs/pauses.ts"
 import { lastRunOf, summaryOf } from "../jobs/record.ts"
 import type { WatchSummary } from "../schedules/directory/watch-summary.ts"
 import { Schedules } from "../schedules/index.ts"
@@ -15,7 +16,8 @@ import { ADMIN_ROUTES } from "./routes.ts"
 export const healthRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>().get(ADMIN_ROUTES.health.path, async (c) => {
     const now = Date.now()
-    const leases = await listLeases(database(c.env.DB))
+    const db = database(c.env.DB)
+    const [leases, paused] = await Promise.all([listLeases(db), pausedJobs(db)])
     const beat = liveness(jobs, leases, now)
     const watchdogName = Schedules.watchdog.name
     const watchdogLease = leases.find((lease) => lease.name === watchdogName)
@@ -31,6 +33,7 @@ export const healthRoutes = (jobs: readonly Job[]) =>
         summary,
       },
       retrying: await countRetrying(c.env, now),
+      paused: [...paused.values()].sort((a, b) => a.pausedAt - b.pausedAt),
     }
     return c.json(view)
   })

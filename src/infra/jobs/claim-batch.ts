@@ -98,7 +98,11 @@ export class ClaimBatch {
       statements.length === 1 ? [await (statements[0] as D1PreparedStatement).all()] : await this.d1.batch(statements)
     const rows = new Map<string, { last_run_slot: number | null; hour_start: number | null }>()
     for (const result of results) {
-      for (const row of result.results as Array<{ name: string; last_run_slot: number | null; hour_start: number | null }>)
+      for (const row of result.results as Array<{
+        name: string
+        last_run_slot: number | null
+        hour_start: number | null
+      }>)
         rows.set(row.name, row)
     }
     return rows
@@ -128,4 +132,6 @@ export class ClaimBatch {
 
 /** The claim JSON of `entries`, cut where D1's string limit requires (json-chunks.ts). */
 const chunksOf = (entries: readonly ClaimEntry[]): string[] =>
-  jsonObjects(entries.map(({ name, slot, leaseMs, holder }) => `${JSON.stringify(name)}:${claimMember(slot, leaseMs, holder)}`))
+  jsonObjects(
+    entries.map(({ name, slot, leaseMs, holder }) => `${JSON.stringify(name)}:${claimMember(slot, leaseMs, holder)}`),
+  )

@@ -7,9 +7,9 @@ const DAY_MS = 24 * HOUR_MS
 /**
  * What became of one slot of today: a run's outcome; `missed` (no run took it, once known); `claimed` (the
  * lease's newest slot, with no run recorded yet: running, or ended unrecorded); `due` (still to come, or within a minute of its start); `unknown`
- * (before anything was recorded of the job, so it says nothing).
+ * (before anything was recorded of the job, so it says nothing); `paused` (no run took it while the job was paused).
  */
-export type DaySlotStatus = HourOutcome | "missed" | "claimed" | "due" | "unknown"
+export type DaySlotStatus = HourOutcome | "missed" | "paused" | "claimed" | "due" | "unknown"
 
 /** One slot the cron names today (UTC), with its run's duration when one was recorded. */
 export interface DaySlot {
@@ -34,6 +34,7 @@ export function daySlots(
   knownSince: number | null,
   lastSlot: number | null,
   now: number,
+  paused: (slot: number) => boolean = () => false,
 ): DaySlot[] {
   const day = now - (now % DAY_MS)
   const slots: DaySlot[] = []
@@ -43,6 +44,7 @@ export function daySlots(
       if (run) slots.push({ slot, status: run.outcome, ms: run.ms })
       else if (slot === lastSlot) slots.push({ slot, status: "claimed", ms: null })
       else if (slot > now - MISSED_AFTER_MS) slots.push({ slot, status: "due", ms: null })
+      else if (paused(slot)) slots.push({ slot, status: "paused", ms: null })
       else if (knownSince === null || slot < knownSince) slots.push({ slot, status: "unknown", ms: null })
       else slots.push({ slot, status: "missed", ms: null })
     }

@@ -3,6 +3,7 @@ import type { JobLease } from "../db/job-lease.ts"
 import { type DaySlot, daySlots } from "./day-slots.ts"
 import { entriesOf, HOUR_MS, type HourOutcome } from "./hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
+import { type Pause, pauseHolds } from "./pause.ts"
 
 /** The days of history the admin answers by default, and at most (the rows kept). */
 export const HISTORY_DAYS_DEFAULT = 7
@@ -30,6 +31,8 @@ export interface HourPoint {
   timedOut: number
   skipped: number
   missed: number
+  /** Due slots no run took while the job was paused: skipped by the heartbeat, not missed. */
+  paused: number
   medianMs: number | null
   maxMs: number | null
 }
@@ -74,7 +77,9 @@ export function jobHistory(
   lease: Pick<JobLease, "lastSlot"> | undefined,
   now: number,
   days = HISTORY_DAYS_DEFAULT,
+  pauses: readonly Pick<Pause, "pausedAt" | "resumedAt">[] = [],
 ): JobHistory {
+  const paused = (slot: number) => pauses.some((pause) => pauseHolds(pause, slot))
   const since = historySince(now, days)
   const known = [firstRun, lease?.lastSlot].filter((time): time is number => typeof time === "number")
   const knownSince = known.length ? Math.min(...known) : null
@@ -85,16 +90,16 @@ export function jobHistory(
     // Before anything was known of the job, a slot was not yet its to run: neither due nor missed.
     const due = job.schedule.slotsIn(hour).filter((slot) => slot <= now && (knownSince === null || slot >= knownSince))
     // The lease's last slot was claimed: running, or ended without a record, but not missed.
-    const missed = due.filter(
-      (slot) =>
-        knownSince !== null &&
-        slot >= knownSince &&
-        slot <= now - MISSED_AFTER_MS &&
-        !runs.has(slot) &&
-        slot !== lease?.lastSlot,
-    ).length
+    const unrun = due.filter((slot) => slot <= now - MISSED_AFTER_MS && !runs.has(slot) && slot !== lease?.lastSlot)
+    const pausedSlots = unrun.filter(paused).length
+    const missed = knownSince === null ? 0 : unrun.length - pausedSlots
     // Before anything was recorded of the job, its due slots say nothing: the hour is left out.
-    if (runs.size === 0 && (due.length === 0 || knownSince === null || hour + HOUR_MS <= knownSince)) continue
+    if (
+      runs.size === 0 &&
+      pausedSlots === 0 &&
+      (due.length === 0 || knownSince === null || hour + HOUR_MS <= knownSince)
+    )
+      continue
     const outcomes = [...runs.values()]
     const ms = outcomes
       .filter((run) => run.outcome !== "skipped")
@@ -109,12 +114,13 @@ export function jobHistory(
       timedOut: counted("timed-out"),
       skipped: counted("skipped"),
       missed,
+      paused: pausedSlots,
       medianMs: ms.length ? median(ms) : null,
       maxMs: ms.length ? (ms.at(-1) as number) : null,
     })
   }
   const runs = new Map([...byHour.values()].flatMap((hour) => [...hour]))
-  const today = daySlots(job.schedule, runs, knownSince, lease?.lastSlot ?? null, now)
+  const today = daySlots(job.schedule, runs, knownSince, lease?.lastSlot ?? null, now, paused)
   return { job: job.name, now, days, knownSince, hours, today }
 }
 

@@ -1,18 +1,8 @@
 import { and, desc, eq, gte, isNull, or, sql } from "drizzle-orm"
 import { type Database, jobsPauses } from "../db/index.ts"
+import type { Pause } from "./pause.ts"
 
-/** A pause of a job, as admin shows it: open while `resumedAt` is null. */
-export interface Pause {
-  job: string
-  /** When it was paused (epoch ms): slots from the first one after it are skipped. */
-  pausedAt: number
-  /** The admin token's label that paused it, or null (a token without a label). */
-  pausedBy: string | null
-  reason: string
-  /** When it was resumed, or null while paused. */
-  resumedAt: number | null
-  resumedBy: string | null
-}
+export type { Pause } from "./pause.ts"
 
 /** A pause's reason is 1 to this many characters. */
 export const PAUSE_REASON_MAX = 500
@@ -25,10 +15,6 @@ export async function pausedJobs(db: Database): Promise<Map<string, Pause>> {
   return new Map(rows.map((row) => [row.job, row]))
 }
 
-/** Whether a pause holds `slot`: paused at or before it, and not resumed by then. */
-export const pauseHolds = (pause: Pick<Pause, "pausedAt" | "resumedAt">, slot: number) =>
-  pause.pausedAt <= slot && (pause.resumedAt === null || slot < pause.resumedAt)
-
 /** A job's pauses that overlap [since, now], newest first: what its history shows as paused slots. */
 export function pausesSince(db: Database, job: string, since: number) {
   return db
@@ -36,6 +22,16 @@ export function pausesSince(db: Database, job: string, since: number) {
     .from(jobsPauses)
     .where(and(eq(jobsPauses.job, job), or(isNull(jobsPauses.resumedAt), gte(jobsPauses.resumedAt, since))))
     .orderBy(desc(jobsPauses.pausedAt))
+}
+
+/** Every job's pauses that overlap [since, now] (at most 1,000, newest first): the admin's job list shows them. */
+export function pausesOfAll(db: Database, since: number) {
+  return db
+    .select()
+    .from(jobsPauses)
+    .where(or(isNull(jobsPauses.resumedAt), gte(jobsPauses.resumedAt, since)))
+    .orderBy(desc(jobsPauses.pausedAt))
+    .limit(1_000)
 }
 
 /**

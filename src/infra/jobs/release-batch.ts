@@ -43,7 +43,10 @@ export class ReleaseBatch {
   private timer: ReturnType<typeof setTimeout> | undefined
   private readonly options: Required<ReleaseBatchOptions>
 
-  constructor(private readonly d1: D1Database, options: ReleaseBatchOptions) {
+  constructor(
+    private readonly d1: D1Database,
+    options: ReleaseBatchOptions,
+  ) {
     this.options = { windowMs: RELEASE_WINDOW_MS, maxBatches: Number.POSITIVE_INFINITY, now: Date.now, ...options }
   }
 

@@ -4,9 +4,9 @@ import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
 import { commitOnce, jobItemKey } from "../once.ts"
 import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../tracing/index.ts"
+import type { ClaimAnswer, ClaimWon } from "./claim-batch.ts"
 import type { Job, JobContext } from "./definition.ts"
 import { missedBetween } from "./history.ts"
-import type { ClaimAnswer, ClaimWon } from "./claim-batch.ts"
 import { type JobInvocation, jobInvocation } from "./invocation.ts"
 import { releaseSlot } from "./lease.ts"
 import { cutError, encodeSummary, type RunOutcome, type RunRecord } from "./record.ts"
@@ -156,9 +156,7 @@ async function attempt(
       // The claim may still commit: once it answers that it did, end that lease, so the next slot is not refused.
       const skipped = { skipped: { slot: slot.getTime(), at: now() } }
       const release = claiming
-        .then(
-          (late) => late.won && within(releaseSlot(database(deps.env.DB), job.name, runId, skipped), deadline),
-        )
+        .then((late) => late.won && within(releaseSlot(database(deps.env.DB), job.name, runId, skipped), deadline))
         .catch(() => {})
       deps.waitUntil?.(release)
       return finish("skipped", { deadlineMs: deadline }, "claim timed out")

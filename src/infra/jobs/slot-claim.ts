@@ -81,7 +81,9 @@ export function claimJson(entries: readonly ClaimEntry[]): string {
 /** A text with `?` placeholders and its values as one drizzle SQL (for a drizzle client, or a dialect to print). */
 export function boundSql(text: string, values: readonly unknown[]): SQL {
   const parts = text.split("?")
-  return sql.join(parts.flatMap((part, i) => (i < values.length ? [sql.raw(part), sql`${values[i]}`] : [sql.raw(part)])))
+  return sql.join(
+    parts.flatMap((part, i) => (i < values.length ? [sql.raw(part), sql`${values[i]}`] : [sql.raw(part)])),
+  )
 }
 
 /**

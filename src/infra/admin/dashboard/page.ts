@@ -43,6 +43,10 @@ const health = () => markup`
         <h3>Retrying</h3>
         <div id="health-retrying" data-testid="health-retrying"></div>
       </div>
+      <div>
+        <h3>Paused jobs</h3>
+        <div id="health-paused" data-testid="health-paused"></div>
+      </div>
     </div>
   </section>
 `

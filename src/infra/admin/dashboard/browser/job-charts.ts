@@ -6,16 +6,26 @@ import { chart, HOUR, hourName, svg, text, titled, WIDTH, whisker } from "./svg.
 type Hour = JobHistory["hours"][number]
 type Slot = JobHistory["today"][number]
 
-/** What an hour's mark shows, worst first: a missed slot stands out over a failure, a failure over a skip. */
-export type SlotKind = "missed" | "failed" | "skipped" | "ran" | "due"
+/** What an hour's mark shows, worst first: a missed slot stands out over a failure, a failure over a pause or a skip. */
+export type SlotKind = "missed" | "failed" | "paused" | "skipped" | "ran" | "due"
 
 export const kindOf = (h: Hour): SlotKind =>
-  h.missed > 0 ? "missed" : h.failed + h.timedOut > 0 ? "failed" : h.skipped > 0 ? "skipped" : h.ran > 0 ? "ran" : "due"
+  h.missed > 0
+    ? "missed"
+    : h.failed + h.timedOut > 0
+      ? "failed"
+      : h.paused > 0
+        ? "paused"
+        : h.skipped > 0
+          ? "skipped"
+          : h.ran > 0
+            ? "ran"
+            : "due"
 
 const slotKind = (status: Slot["status"]): MarkKind => (status === "timed-out" ? "failed" : status)
 
 const describe = (h: Hour) =>
-  `${hourName(h.hour)}: ${h.due} due · ran ${h.ran} · failed ${h.failed} · timed out ${h.timedOut} · skipped ${h.skipped} · missed ${h.missed}` +
+  `${hourName(h.hour)}: ${h.due} due · ran ${h.ran} · failed ${h.failed} · timed out ${h.timedOut} · skipped ${h.skipped} · missed ${h.missed} · paused ${h.paused}` +
   (h.medianMs === null ? "" : ` · median ${elapsed(h.medianMs)} · max ${elapsed(h.maxMs ?? 0)}`)
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16)
@@ -32,7 +42,7 @@ function todayNote(today: readonly Slot[]): string {
   const past = today.length - count("due")
   return (
     `So far ${count("ran")} of ${past} slots ran · ${count("failed", "timed-out")} failed · ` +
-    `${count("skipped")} skipped · ${count("missed")} missed · ${count("due")} to come`
+    `${count("skipped")} skipped · ${count("missed")} missed · ${count("paused")} paused · ${count("due")} to come`
   )
 }
 
@@ -54,6 +64,7 @@ function todayChart(history: JobHistory): HTMLElement {
     failed: "failed or timed out",
     skipped: "skipped",
     missed: "missed",
+    paused: "paused",
     claimed: "claimed, no record yet",
     due: "to come",
     unknown: "before the first run",
@@ -127,7 +138,13 @@ export function jobCharts(history: JobHistory): HTMLElement[] {
       ...days.map((day) => text(x(day), 52, hourName(day).slice(5, 10))),
     ],
     {
-      legend: slotLegend({ ran: "ran", failed: "failed or timed out", skipped: "skipped", missed: "missed" }),
+      legend: slotLegend({
+        ran: "ran",
+        failed: "failed or timed out",
+        skipped: "skipped",
+        missed: "missed",
+        paused: "paused",
+      }),
       notes: [
         `${history.hours.reduce((n, h) => n + h.missed, 0)} slots missed and ` +
           `${history.hours.reduce((n, h) => n + h.failed + h.timedOut, 0)} failed over ${history.days} days`,

@@ -21,12 +21,13 @@ export function fail(error: unknown): void {
  * the status line, then `after` refreshes what it changed.
  */
 export async function act<T>(
-  question: string,
+  question: string | null,
   request: () => Promise<T>,
   describe: (answer: T) => string,
   after: () => Promise<unknown>,
 ): Promise<void> {
-  if (!window.confirm(question)) return
+  // null: the question was already asked (a prompt for a reason, say).
+  if (question !== null && !window.confirm(question)) return
   say("Working…", "busy")
   try {
     say(describe(await request()), "ok")

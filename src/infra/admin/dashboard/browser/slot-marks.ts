@@ -2,7 +2,7 @@ import type { LegendEntry } from "./svg.ts"
 import { svg } from "./svg.ts"
 
 /** What a job's mark shows: a slot's or an hour's outcome; an hour's is its worst (missed, failed, skipped, ran). */
-export type MarkKind = "ran" | "failed" | "skipped" | "missed" | "claimed" | "due" | "unknown"
+export type MarkKind = "ran" | "failed" | "skipped" | "missed" | "paused" | "claimed" | "due" | "unknown"
 
 /** A mark's box in viewBox units: x, y, width, height. */
 export interface Box {
@@ -14,7 +14,8 @@ export interface Box {
 
 /**
  * Each kind its own shape, so a chart reads without colour: ran a solid block, failed a hatched one, skipped an
- * outline, missed a cross taller than the block, claimed a dashed outline, due a short bar, unknown a dot.
+ * outline, missed a cross taller than the block, paused two bars (as a pause button), claimed a dashed outline, due a
+ * short bar, unknown a dot.
  */
 export function slotMark(kind: MarkKind, { x, y, w, h }: Box, hatch: string): SVGElement {
   const over = h * 0.3
@@ -23,6 +24,11 @@ export function slotMark(kind: MarkKind, { x, y, w, h }: Box, hatch: string): SV
       return svg("path", {
         d: `M${x} ${y - over}l${w} ${h + 2 * over}M${x + w} ${y - over}l${-w} ${h + 2 * over}`,
         class: "m-missed",
+      })
+    case "paused":
+      return svg("path", {
+        d: `M${x + w * 0.2} ${y}h${w * 0.2}v${h}h${-w * 0.2}zM${x + w * 0.6} ${y}h${w * 0.2}v${h}h${-w * 0.2}z`,
+        class: "m-paused",
       })
     case "due":
       return svg("rect", { x, y: y + h * 0.8, width: w, height: h * 0.2, class: "m-due" })
