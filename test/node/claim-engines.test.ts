@@ -53,7 +53,9 @@ describe("the claim statement", () => {
       const postgres = new PgDialect().sqlToQuery(statement)
       expect(postgres.sql.replace(/\$\d+/g, "?")).toBe(sqlite.sql)
       expect(postgres.params).toEqual(sqlite.params)
-      expect(sqlite.sql).toMatch(/^insert into jobs_leases .*\sfrom json_each\(\?\) as job\b.*\son conflict \(name\) do update\s.*\sreturning name, last_run_slot, hour_start$/s)
+      expect(sqlite.sql).toMatch(
+        /^insert into jobs_leases .*\sfrom json_each\(\?\) as job\b.*\son conflict \(name\) do update\s.*\sreturning name, last_run_slot, hour_start$/s,
+      )
     }
   })
 })

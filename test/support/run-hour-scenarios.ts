@@ -26,7 +26,8 @@ export interface HourRow {
  */
 export async function hoursOfJob(binding: D1Database, name: string): Promise<HourRow[]> {
   const { rows } = await readRunHours(database(binding), name, 0)
-  const count = (runs: string, letter: string) => runs.split(",").filter((entry) => entry.split(":")[1] === letter).length
+  const count = (runs: string, letter: string) =>
+    runs.split(",").filter((entry) => entry.split(":")[1] === letter).length
   return rows
     .map(({ hour, runs }) => ({
       hour: Number(hour),

@@ -37,8 +37,11 @@ export interface AlertOptions {
 
 /** What one run of the alerts job did, as its run record reports it. */
 export interface AlertReport {
+  /** Incidents firing after this run. */
   open: number
+  /** Notices this run put into the alert stream. */
   notices: number
+  /** What the run did with the heartbeat's dead man's switch ("off" without a heartbeat-late rule). */
   deadMansSwitch: "armed" | "firing" | "resolved" | "off"
 }
 
@@ -118,8 +121,13 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, now: nu
     sent.push(notice)
   }
   await markSent(db, sent)
-  const stillOpen = open.length + plan.writes.filter((w) => w.state === "firing").length
-  return { open: stillOpen, notices: sent.length, deadMansSwitch }
+  const written = new Map(plan.writes.map((incident) => [`${incident.rule}\n${incident.subject}`, incident]))
+  const states = [...open.map((incident) => written.get(`${incident.rule}\n${incident.subject}`) ?? incident)]
+  const opened = plan.writes.filter(
+    (incident) => !open.some((o) => o.rule === incident.rule && o.subject === incident.subject),
+  )
+  const firing = [...states, ...opened].filter((incident) => incident.state === "firing").length
+  return { open: firing, notices: sent.length, deadMansSwitch }
 }
 
 /**
