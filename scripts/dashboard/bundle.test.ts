@@ -5,7 +5,7 @@ import { bundleDashboard, GENERATED, writeDashboard } from "./bundle.ts"
 describe("the dashboard's bundled browser code", () => {
   it("builds into the module the page imports, exporting the script as one string", async () => {
     const text = await bundleDashboard()
-    expect(text).toMatch(/^export const SCRIPT: string = "/m)
+    expect(text).toMatch(/^export const SCRIPT = "/m)
     await writeDashboard()
     expect(await readFile(GENERATED, "utf8")).toBe(text)
   })

@@ -10,7 +10,7 @@ export const ENTRY = path.join(ROOT, "src/infra/admin/dashboard/browser/main.ts"
  * The module the page imports: ignored by git, written before anything reads it (npm start, npm test, npm run
  * build and pack, npm run typecheck, and wrangler's `[build]` command for dev and deploy).
  */
-export const GENERATED = path.join(ROOT, "src/infra/admin/dashboard/script.generated.ts")
+export const GENERATED = path.join(ROOT, "src/infra/admin/dashboard-script.generated.js")
 
 const HEADER = `// Generated from src/infra/admin/dashboard/browser/ by scripts/dashboard/bundle.ts (npm run build:dashboard): do not edit.`
 
@@ -31,7 +31,7 @@ export async function bundleDashboard(): Promise<string> {
   const code = (result.outputFiles[0]?.text ?? "").trim()
   // The page inlines the script: this text inside a string would end the script element early.
   if (/<\/script/i.test(code)) throw new Error("the dashboard bundle contains </script; split that string")
-  return `${HEADER}\n/** The dashboard's browser code, inlined in the page under its CSP nonce. */\nexport const SCRIPT: string = ${JSON.stringify(code)}\n`
+  return `${HEADER}\n/** The dashboard's browser code, inlined in the page under its CSP nonce. */\nexport const SCRIPT = ${JSON.stringify(code)}\n`
 }
 
 /** Writes the generated module; answers whether it changed (an unchanged file keeps its mtime, so watchers stay quiet). */

@@ -1,6 +1,6 @@
 /**
  * `npm run build:dashboard`: bundles the dashboard's browser code into the module the page imports
- * (src/infra/admin/dashboard/script.generated.ts, ignored by git). Run by build, typecheck, npm start,
+ * (src/infra/admin/dashboard-script.generated.js, ignored by git). Run by build, typecheck, npm start,
  * the test run's global setup and wrangler's `[build]` command.
  */
 import path from "node:path"

@@ -6,7 +6,7 @@ import { build } from "esbuild"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 /** The generated module the Worker serves; git does not hold it (scripts/generate/ writes it). */
-export const GENERATED = path.join(ROOT, "src/infra/admin/openapi.generated.ts")
+export const GENERATED = path.join(ROOT, "src/infra/admin/openapi.generated.js")
 
 const HEADER =
   "// Generated from scripts/openapi/openapi-document.ts by scripts/openapi/document.ts (npm run build:openapi): do not edit."

@@ -11,7 +11,7 @@ import {
   streamHistoryQuery,
   streamsQuery,
 } from "../../src/infra/admin/inputs.ts"
-import { DOCUMENT } from "../../src/infra/admin/openapi.generated.ts"
+import { DOCUMENT } from "../../src/infra/admin/openapi.generated.js"
 import { ADMIN_ROUTES, type AdminRoute, adminPath } from "../../src/infra/admin/routes.ts"
 import { ADMIN_TOKEN, adminFetch, json } from "../support/admin.ts"
 import { consumers } from "../support/consumers.ts"

@@ -1,6 +1,6 @@
 import type { Context } from "hono"
 import { hasStreams } from "../http/streams-required.ts"
-import { DOCUMENT } from "./openapi.generated.ts"
+import { loadOpenApiDocument } from "./browser-only.ts"
 
 type Operation = { responses: Record<string, unknown> }
 type Paths = Record<string, Record<string, Operation>>
@@ -16,10 +16,11 @@ const UNIMPLEMENTED = {
  *
  * @example
  * ```ts
- * servedDocument("/admin", false).paths["/streams"].get.responses[501] // the Problem answer
+ * (await servedDocument("/admin", false)).paths["/streams"].get.responses[501] // the Problem answer
  * ```
  */
-export function servedDocument(base: string, streams: boolean) {
+export async function servedDocument(base: string, streams: boolean) {
+  const DOCUMENT = await loadOpenApiDocument()
   const paths = DOCUMENT.paths as Paths
   const served = streams
     ? paths
@@ -40,7 +41,7 @@ export function servedDocument(base: string, streams: boolean) {
 }
 
 /** GET /openapi.json: the document, its server the path admin answers under in this request. */
-export const openapi = (c: Context) => {
+export const openapi = async (c: Context) => {
   const base = new URL(c.req.url).pathname.replace(/\/openapi\.json$/, "")
-  return c.json(servedDocument(base || "/", hasStreams(c.env)))
+  return c.json(await servedDocument(base || "/", hasStreams(c.env)))
 }

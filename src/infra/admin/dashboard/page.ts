@@ -1,10 +1,10 @@
 import { html, raw } from "hono/html"
 import { STATES } from "../../schedules/contract/states.ts"
-import { SCRIPT } from "./script.generated.ts"
+import { loadDashboardScript } from "../browser-only.ts"
 import { STYLE } from "./style.ts"
 
 // The browser code finds elements by id; data-testid attributes are for the browser tests only.
-// html`` escapes every interpolated value; raw() only wraps this module's own constants, STYLE and SCRIPT.
+// html`` escapes every interpolated value; raw() only wraps this module's own constants, STYLE and the generated script.
 
 /** html`` over markup laid out for reading: a line break and the indentation around it are not part of the page. */
 const markup = (strings: TemplateStringsArray, ...values: unknown[]) =>
@@ -159,7 +159,9 @@ const events = () => markup`
 `
 
 /** The whole document, doctype first: a static shell with no data and no token; the inline script fetches everything. The nonce lets the inline style and script past the CSP. */
-export const dashboardPage = (nonce: string) => markup`
+export const dashboardPage = async (nonce: string) => {
+  const script = await loadDashboardScript()
+  return markup`
   <!doctype html>
   <html lang="en">
     <head>
@@ -193,7 +195,8 @@ export const dashboardPage = (nonce: string) => markup`
           <div class="stack">${schedules()}${events()}</div>
         </div>
       </main>
-      <script nonce="${nonce}">${raw(SCRIPT)}</script>
+      <script nonce="${nonce}">${raw(script)}</script>
     </body>
   </html>
 `
+}

@@ -18,12 +18,12 @@ const policy = (nonce: string) =>
  * `GET /admin`: the dashboard's static HTML shell. It carries no data and no token and sets no
  * cookie; its script asks for the token and calls the admin API with it.
  */
-export function dashboard(c: Context): Response | Promise<Response> {
+export async function dashboard(c: Context): Promise<Response> {
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))))
   c.header("content-security-policy", policy(nonce))
   c.header("cache-control", "no-store")
   c.header("referrer-policy", "no-referrer")
   c.header("x-content-type-options", "nosniff")
   c.header("x-frame-options", "DENY")
-  return c.html(dashboardPage(nonce))
+  return c.html(await dashboardPage(nonce))
 }
