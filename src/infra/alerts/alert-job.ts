@@ -1,4 +1,5 @@
 import { database } from "../db/index.ts"
+import { TIMED_OUT, within } from "../deadline.ts"
 import { type SlotwiseEnv, slotwiseEnv } from "../env.ts"
 import type { Job } from "../jobs/definition.ts"
 import { make } from "../jobs/definition.ts"
@@ -24,6 +25,8 @@ export const FAILED_PER_STREAM = 100
 export const OVERDUE_READ = 50
 /** Streams a run's schedule-failed rules may watch in all: an RPC each a minute. */
 export const WATCHED_STREAMS_MAX = 24
+/** How long a run waits for a watched stream's failed schedules; one that does not answer is judged next minute. */
+export const WATCHED_STREAM_DEADLINE_MS = 4_000
 
 /** What `Alerts.job` takes. */
 export interface AlertOptions {
@@ -70,7 +73,11 @@ function checkOptions(options: AlertOptions): { consumer: string; stream: string
 }
 
 /** Reads what the rules need, once: lease rows, pauses, the watched streams' failed schedules, overdue streams. */
-async function factsFor(env: SlotwiseEnv, rules: readonly AlertRule[], now: number): Promise<Facts> {
+async function factsFor(
+  env: SlotwiseEnv,
+  rules: readonly AlertRule[],
+  now: number,
+): Promise<Facts & { unavailable: Set<string> }> {
   const db = database(env.DB)
   const needs = (...kinds: AlertKind[]) => rules.some((rule) => kinds.includes(rule.kind))
   const [leases, paused, overdue] = await Promise.all([
@@ -79,10 +86,14 @@ async function factsFor(env: SlotwiseEnv, rules: readonly AlertRule[], now: numb
     needs("stream-overdue") ? staleStreams(env.DB, now, OVERDUE_READ) : [],
   ])
   const failed = new Map<string, readonly ScheduleView[]>()
+  // A stream that does not answer says nothing this run: its rule's incidents stay as they are.
+  const unavailable = new Set<string>()
   for (const rule of rules) {
     if (rule.kind !== "schedule-failed") continue
-    const page = await streamClient(env.SCHEDULES, rule.stream).list({ state: "failed", limit: FAILED_PER_STREAM })
-    failed.set(rule.stream, page.schedules)
+    const listing = streamClient(env.SCHEDULES, rule.stream).list({ state: "failed", limit: FAILED_PER_STREAM })
+    const page = await within(listing, WATCHED_STREAM_DEADLINE_MS).catch((): typeof TIMED_OUT => TIMED_OUT)
+    if (page === TIMED_OUT) unavailable.add(rule.id)
+    else failed.set(rule.stream, page.schedules)
   }
   return {
     now,
@@ -90,6 +101,7 @@ async function factsFor(env: SlotwiseEnv, rules: readonly AlertRule[], now: numb
     paused: new Set(paused.keys()),
     failed,
     overdue: overdue.map((entry) => ({ name: entry.name, nextEligibleAt: entry.nextEligibleAt })),
+    unavailable,
   }
 }
 
@@ -105,10 +117,11 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, now: nu
   const late = rules.find((rule) => rule.kind === "heartbeat-late")
   const deadMansSwitch = late ? await tendSwitch(stream, consumer, late.afterMs, now) : "off"
   const [facts, open] = await Promise.all([factsFor(env, rules, now), readIncidents(db)])
-  const kinds = new Map(rules.map((rule) => [rule.id, rule.kind]))
+  const judged = rules.filter((rule) => !facts.unavailable.has(rule.id))
+  const kinds = new Map(judged.map((rule) => [rule.id, rule.kind]))
   const plan = planIncidents(
     open,
-    rules.flatMap((rule) => findingsOf(rule, facts)),
+    judged.flatMap((rule) => findingsOf(rule, facts)),
     kinds,
     now,
   )
