@@ -3,8 +3,10 @@ import { beforeEach, describe, expect, it } from "vitest"
 import { SWITCH_ID } from "../../src/infra/alerts/dead-mans-switch.ts"
 import { type AlertNotice, type AlertRule, Alerts } from "../../src/infra/alerts/index.ts"
 import { noticeId } from "../../src/infra/alerts/notice.ts"
+import { database } from "../../src/infra/db/index.ts"
 import { Schedules } from "../../src/infra/index.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
+import { pauseJob, resumeJob } from "../../src/infra/jobs/pauses.ts"
 import { recordNextEligible } from "../../src/infra/schedules/directory/stream-directory.ts"
 import { resetConsumers, script, seen } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
@@ -111,6 +113,17 @@ describe("an alert rule fires once per incident and once more when it resolves, 
       ["firing", rule, job.name],
       ["resolved", rule, job.name],
     ])
+  })
+
+  it("missed K slots: never for slots a pause skipped, while paused or after it is resumed", async () => {
+    const { job, run } = flaky()
+    const { start: t, at, notices } = alerting([Alerts.jobMissed(job, { slots: 3 })])
+    await run(t)
+    await pauseJob(database(env.DB), { job: job.name, reason: "maintenance", by: null, now: t + 30_000 })
+    await at(t + 4 * MINUTE)
+    await resumeJob(database(env.DB), { job: job.name, by: null, now: t + 4 * MINUTE + 30_000 })
+    await at(t + 5 * MINUTE)
+    expect(notices()).toEqual([])
   })
 
   it("the heartbeat is late: a dead man's switch the stream's Durable Object alarm fires, not the heartbeat", async () => {

@@ -18,7 +18,12 @@ export const healthRoutes = (jobs: readonly Job[]) =>
     const now = Date.now()
     const db = database(c.env.DB)
     const [leases, paused] = await Promise.all([listLeases(db), pausedJobs(db)])
-    const beat = liveness(jobs, leases, now)
+    // A paused job's slots are skipped on purpose: they say nothing of whether the heartbeat fires.
+    const beat = liveness(
+      jobs.filter((job) => !paused.has(job.name)),
+      leases,
+      now,
+    )
     const watchdogName = Schedules.watchdog.name
     const watchdogLease = leases.find((lease) => lease.name === watchdogName)
     const summary = summaryOf(watchdogLease) as WatchSummary | null

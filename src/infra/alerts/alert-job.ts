@@ -4,7 +4,7 @@ import { type SlotwiseEnv, slotwiseEnv } from "../env.ts"
 import type { Job } from "../jobs/definition.ts"
 import { make } from "../jobs/definition.ts"
 import { listLeases } from "../jobs/lease.ts"
-import { pausedJobs } from "../jobs/pauses.ts"
+import { type Pause, pausesOfAll } from "../jobs/pauses.ts"
 import { stream as streamClient } from "../schedules/client/stream-client.ts"
 import { NAME, NAME_RULE } from "../schedules/contract/definition.ts"
 import type { ScheduleView } from "../schedules/contract/view.ts"
@@ -23,6 +23,8 @@ export const ALERTS_STREAM = "slotwise-alerts"
 export const FAILED_PER_STREAM = 100
 /** Streams a stream-overdue rule reads a run, the most overdue first. */
 export const OVERDUE_READ = 50
+/** The pauses a job-missed rule reads: a day's, more than its 20 newest slots of any job that runs hourly or more often. */
+export const PAUSES_READ_MS = 24 * 60 * 60_000
 /** Streams a run's schedule-failed rules may watch in all: an RPC each a minute. */
 export const WATCHED_STREAMS_MAX = 24
 /** How long a run waits for a watched stream's failed schedules; one that does not answer is judged next minute. */
@@ -72,6 +74,12 @@ function checkOptions(options: AlertOptions): { consumer: string; stream: string
   return { consumer: options.consumer, stream, rules: options.rules }
 }
 
+function byJob(pauses: readonly Pause[]): Map<string, Pause[]> {
+  const grouped = new Map<string, Pause[]>()
+  for (const pause of pauses) grouped.set(pause.job, [...(grouped.get(pause.job) ?? []), pause])
+  return grouped
+}
+
 /** Reads what the rules need, once: lease rows, pauses, the watched streams' failed schedules, overdue streams. */
 async function factsFor(
   env: SlotwiseEnv,
@@ -80,9 +88,9 @@ async function factsFor(
 ): Promise<Facts & { unavailable: Set<string> }> {
   const db = database(env.DB)
   const needs = (...kinds: AlertKind[]) => rules.some((rule) => kinds.includes(rule.kind))
-  const [leases, paused, overdue] = await Promise.all([
+  const [leases, pauses, overdue] = await Promise.all([
     needs("job-failed", "job-missed") ? listLeases(db) : [],
-    needs("job-missed") ? pausedJobs(db) : new Map(),
+    needs("job-missed") ? pausesOfAll(db, now - PAUSES_READ_MS) : [],
     needs("stream-overdue") ? staleStreams(env.DB, now, OVERDUE_READ) : [],
   ])
   const failed = new Map<string, readonly ScheduleView[]>()
@@ -98,7 +106,7 @@ async function factsFor(
   return {
     now,
     leases: new Map(leases.map((lease) => [lease.name, lease])),
-    paused: new Set(paused.keys()),
+    pauses: byJob(pauses),
     failed,
     overdue: overdue.map((entry) => ({ name: entry.name, nextEligibleAt: entry.nextEligibleAt })),
     unavailable,

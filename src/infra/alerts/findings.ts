@@ -1,4 +1,5 @@
 import type { JobLease } from "../db/job-lease.ts"
+import type { Pause } from "../jobs/pause.ts"
 import { runsOf } from "../jobs/record.ts"
 import { timeline } from "../jobs/timeline.ts"
 import type { ScheduleView } from "../schedules/contract/view.ts"
@@ -15,8 +16,8 @@ export interface Finding {
 export interface Facts {
   now: number
   leases: ReadonlyMap<string, JobLease>
-  /** The job names paused now: their slots are not missed. */
-  paused: ReadonlySet<string>
+  /** Each job's pauses over the last day, open ones included: its slots then were paused, not missed. */
+  pauses: ReadonlyMap<string, readonly Pause[]>
   /** Each watched stream's failed schedules (at most FAILED_PER_STREAM). */
   failed: ReadonlyMap<string, readonly ScheduleView[]>
   /** Streams whose recorded alarm is long past, with when it was due. */
@@ -37,8 +38,9 @@ export function findingsOf(rule: AlertRule, facts: Facts): Finding[] {
     }
     case "job-missed": {
       const lease = facts.leases.get(rule.job.name)
-      if (!lease || facts.paused.has(rule.job.name)) return []
-      const newest = timeline(rule.job, lease, facts.now).slice(0, rule.slots)
+      const pauses = facts.pauses.get(rule.job.name) ?? []
+      if (!lease || pauses.some((pause) => pause.resumedAt === null)) return []
+      const newest = timeline(rule.job, lease, facts.now, undefined, pauses).slice(0, rule.slots)
       if (newest.length < rule.slots || newest.some((slot) => slot.status !== "missed")) return []
       const summary = `${rule.job.name} missed its newest ${rule.slots} slots, from ${iso(newest.at(-1)?.slot ?? 0)}`
       return [{ rule: rule.id, subject: rule.job.name, summary }]
