@@ -1,7 +1,10 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import type { Answers } from "../../src/infra/admin/answers.ts"
-import { beat } from "../../src/infra/jobs/heartbeat.ts"
+import { beat, HEARTBEAT_CRON } from "../../src/infra/jobs/heartbeat.ts"
+import { Jobs } from "../../src/infra/jobs/index.ts"
+import type { JobMessage } from "../../src/infra/jobs/job-message.ts"
 import { slotOf } from "../../src/infra/jobs/slot.ts"
 import { adminFetch } from "../support/admin.ts"
 import { captureLogs } from "../support/logs.ts"
@@ -105,6 +108,45 @@ describe("pausing and resuming a job through admin", () => {
     expect(after.jobs.find((job) => job.name === ROLL_UP)?.paused).toBeNull()
 
     await expectProblem(await post(`/jobs/${ROLL_UP}/resume`), 409)
+  })
+
+  it("hands no paused job to the Queue either", async () => {
+    const one = Jobs.make({
+      name: "pause.queued-one",
+      cron: "* * * * *",
+      exclusive: true,
+      timeout: 1_000,
+      run: () => {},
+    })
+    const two = Jobs.make({
+      name: "pause.queued-two",
+      cron: "* * * * *",
+      exclusive: true,
+      timeout: 1_000,
+      run: () => {},
+    })
+    await env.DB.prepare("INSERT INTO jobs_pauses (job, paused_at, reason) VALUES (?, ?, ?)")
+      .bind(two.name, 0, "queued job paused")
+      .run()
+    // The runtime's own Queue binding, observed as the heartbeat calls it.
+    const sent = vi.spyOn(env.HELD_JOBS, "sendBatch")
+    const ctx = createExecutionContext()
+    const slot = Date.UTC(2026, 10, 30, 12, 0)
+    await Jobs.heartbeat([one, two], { queue: "HELD_JOBS" })(
+      { scheduledTime: slot, cron: HEARTBEAT_CRON, noRetry: () => {} },
+      env,
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    const jobsSent = sent.mock.calls.flatMap(([messages]) => [...messages].map((m) => (m.body as JobMessage).job))
+    sent.mockRestore()
+    expect(jobsSent).toEqual([one.name])
+    expect(
+      logs
+        .of("job.run")
+        .filter((line) => line.outcome === "paused")
+        .map((line) => line.job),
+    ).toEqual([two.name])
   })
 
   it("refuses a pause without a reason, naming the field, and an unknown job, writing nothing", async () => {
