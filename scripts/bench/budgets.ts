@@ -65,6 +65,30 @@ export const BUDGETS: readonly Budget[] = [
   { workload: /^cost$/, metric: /^idle alarm rows read/, max: 3, why: "an idle alarm reads the next due row" },
   { workload: /^scale/, metric: /^idle tick rows written$/, max: 0, why: "an idle tick writes nothing" },
   {
+    workload: /^jobs 100 exclusive$/,
+    metric: /^D1 queries \/ heartbeat$/,
+    max: 3,
+    why: "the claim of every due job in one statement, and their releases in one D1 batch (they all end at once)",
+  },
+  {
+    workload: /^jobs 100 exclusive$/,
+    metric: /^rows written \/ run$/,
+    max: 2,
+    why: "the lease row, by the claim and by the release (which records the run and folds it into its hour)",
+  },
+  {
+    workload: /^jobs 100 exclusive$/,
+    metric: /^rows written \/ run, a job's first$/,
+    max: 4,
+    why: "the lease row inserted (and its primary-key index entry), then released",
+  },
+  {
+    workload: /^jobs 100 exclusive$/,
+    metric: /^rows read \/ run$/,
+    max: 6,
+    why: "the claim: its JSON entry, the row and its index, the row returned (4); the release by primary key (1)",
+  },
+  {
     workload: /^cost$/,
     metric: /^rows written \/ schedule created$/,
     max: 2,

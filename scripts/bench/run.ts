@@ -42,6 +42,40 @@ function read(line: string): void {
   else if (/\bFAIL\b|Error:/.test(text)) console.error(`[bench ${elapsed()}] ${text.trim()}`)
 }
 
+/** jobs-cpu.ts's µs a run, as figures of the jobs workload. */
+function jobsCpu(): Figure[] {
+  console.log(`[bench ${elapsed()}] jobs: slotwise's CPU a run, in Node (scripts/bench/jobs-cpu.ts)`)
+  const sizes = smoke ? "1,10,100,1000" : "1,10,100,1000,10000"
+  const cpu = spawnSync("node", [path.join(import.meta.dirname, "jobs-cpu.ts")], {
+    cwd: root,
+    env: { ...process.env, BENCH_JOBS_CPU_N: sizes },
+    encoding: "utf8",
+  })
+  if (cpu.status !== 0) {
+    console.error(`[bench] FAILED: jobs-cpu.ts: ${cpu.stderr}`)
+    return []
+  }
+  return cpu.stdout
+    .trim()
+    .split("\n")
+    .flatMap((line) => {
+      const { n, exclusiveUs, notExclusiveUs } = JSON.parse(line) as Record<string, number>
+      const label = (n as number).toLocaleString("en-US")
+      const metric = "CPU µs / run (Node's V8, D1 answering at once)"
+      const row = (workload: string, us: number): Figure => ({
+        type: "figure",
+        workload,
+        metric,
+        slotwise: Math.round(us * 10) / 10,
+        agents: null,
+      })
+      return [
+        row(`jobs ${label} exclusive`, exclusiveUs as number),
+        row(`jobs ${label} not exclusive`, notExclusiveUs as number),
+      ]
+    })
+}
+
 const version = (pkg: string) =>
   (JSON.parse(readFileSync(path.join(root, "node_modules", pkg, "package.json"), "utf8")) as { version: string })
     .version
@@ -57,6 +91,8 @@ createInterface({ input: child.stdout }).on("line", read)
 createInterface({ input: child.stderr }).on("line", read)
 const code = await new Promise<number>((resolve) => child.on("close", (status) => resolve(status ?? 1)))
 
+// The jobs workload's CPU, in Node's V8 with D1 answering at once (jobs-cpu.ts): workerd's clocks stand still while a heartbeat computes.
+if (code === 0) figures.push(...jobsCpu())
 figures.push(...derived(figures))
 const wallMs = Date.now() - started
 mkdirSync(results, { recursive: true })

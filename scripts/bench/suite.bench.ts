@@ -6,6 +6,7 @@ import { ROUNDS } from "./rounds.ts"
 import { burst } from "./workloads/burst.ts"
 import { pick } from "./workloads/common.ts"
 import { cost } from "./workloads/cost.ts"
+import { jobs } from "./workloads/jobs.ts"
 import { limit } from "./workloads/limit.ts"
 import { retry } from "./workloads/retry.ts"
 import { scale } from "./workloads/scale.ts"
@@ -75,6 +76,10 @@ it("scale", async () => {
 
 it("soak", async () => {
   await soak(pick(smoke, { smoke: 5_000, full: 100_000 }), pick(smoke, { smoke: 3, full: 5 }))
+})
+
+it("jobs", async () => {
+  await jobs(pick(smoke, { smoke: [1, 10, 100], full: [1, 10, 100, 1_000, 10_000] }))
 })
 
 it("limit", async () => {

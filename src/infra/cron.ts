@@ -24,6 +24,8 @@ export interface CronSchedule {
   previousBefore(beforeMs: number, count: number): number[]
   /** The times the expression names in the hour starting at `hourMs` (a UTC hour's first millisecond), in order. */
   slotsIn(hourMs: number): number[]
+  /** The minutes of a day (0..1439) its minute and hour fields name, whatever its day fields say. */
+  minutesOfDay(): number[]
 }
 
 const DAY_MS = 86_400_000
@@ -74,6 +76,10 @@ export function parseCron(pattern: string, timezone = "UTC"): CronSchedule {
       inWindow(dayMs as number, afterMs, horizonMs) &&
       days().match(new Date(dayMs as number)),
     previousBefore: (beforeMs, count) => cron.previousRuns(count, new Date(beforeMs)).map((time) => time.getTime()),
+    minutesOfDay: () => {
+      const { minute, hour } = new CronPattern(pattern, undefined, { mode: "5-part" })
+      return hour.flatMap((inHour, h) => (inHour ? minute.flatMap((on, m) => (on ? [h * 60 + m] : [])) : []))
+    },
     slotsIn: (hourMs) => {
       hourMinutes ??= minutesOf(pattern)
       const minutes = hourMinutes.map((minute) => hourMs + minute * 60_000)

@@ -6,10 +6,11 @@ import { Jobs } from "../../src/infra/jobs/index.ts"
 import { watchdog } from "../../src/infra/schedules/directory/watchdog.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { resetConsumers } from "../support/consumers.ts"
+import { failingD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
 import { expectProblem, putSchedule } from "./state.ts"
 
-captureLogs()
+const logs = captureLogs()
 const MINUTE = 60_000
 const minute = (ms: number) => Math.floor(ms / MINUTE) * MINUTE
 
@@ -60,6 +61,49 @@ describe("GET /admin/health", () => {
     const view = await health()
     expect(view.heartbeat).toMatchObject({ status: "ahead", aheadSlot: tomorrow })
     expect(view.ok).toBe(false)
+  })
+
+  it("shows a lease a failed release left held past its job's next slot, whose claim warned once naming its slot, and is not ok", async () => {
+    const first = minute(Date.now()) - MINUTE
+    const releaseFails = { ...env, DB: failingD1(env.DB, (query) => query.startsWith("update")).db }
+    const ran = await Jobs.run(watchdog, new Date(first), { env: releaseFails, runId: "stuck-run" })
+    expect(ran.status).toBe("ran")
+    // The run ran but is not recorded: an error line, not the run's info line.
+    expect(logs.of("job.run")).toEqual([
+      expect.objectContaining({ level: "error", outcome: "ran", runId: "stuck-run", releaseError: expect.any(String) }),
+    ])
+    const refused = await Jobs.run(watchdog, new Date(first + MINUTE), { env, runId: "next-run" })
+    expect(refused).toMatchObject({ status: "skipped", reason: "lease held" })
+    expect(logs.of("job.run").filter((line) => line.level === "warn")).toEqual([
+      expect.objectContaining({
+        runId: "next-run",
+        reason: "lease held",
+        heldBy: { slot: new Date(first).toISOString(), runId: "stuck-run" },
+      }),
+    ])
+    const view = await health()
+    expect(view.heldLeases).toEqual([
+      {
+        job: watchdog.name,
+        slot: first,
+        runId: "stuck-run",
+        leaseUntil: expect.any(Number),
+        refusedSlot: first + MINUTE,
+      },
+    ])
+    expect(view.ok).toBe(false)
+  })
+
+  it("shows the busiest minute's due jobs against what one heartbeat runs on the declared plan", async () => {
+    // The app's jobs: two every minute, one at 03:00; the registry declares no plan, so Workers Free's.
+    expect((await health()).capacity).toEqual({
+      plan: "free",
+      jobsPerHeartbeat: 100,
+      mostDue: 3,
+      mostDueAt: "03:00",
+      overflowQueue: null,
+      ok: true,
+    })
   })
 
   it("says late, and not ok, once the every-minute jobs' next slot after the last fire went unclaimed", async () => {

@@ -80,3 +80,42 @@ export function lateD1(real: D1Database, answerOf: (query: string) => Promise<un
   })
   return { db, calls }
 }
+
+/**
+ * Wraps a real D1 binding as one Worker invocation sees D1's limit on queries: each statement run and each
+ * batch counts one, and past `limit` D1 refuses the query, as Cloudflare does (50 on Workers Free, 1,000 on
+ * Workers Paid). A fresh wrapper is a fresh invocation.
+ */
+export function limitedD1(real: D1Database, limit: number) {
+  const counter = { queries: 0, refused: 0 }
+  const tooMany = () => {
+    counter.refused++
+    return Promise.reject(new Error("D1_ERROR: Too many API requests by single worker invocation"))
+  }
+  const take = () => ++counter.queries <= limit
+  const reals = new WeakMap<object, D1PreparedStatement>()
+  const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target)
+        if (typeof value !== "function") return value
+        if (property === "bind") return (...args: unknown[]) => counted(value.apply(target, args))
+        return (...args: unknown[]) => (take() ? value.apply(target, args) : tooMany())
+      },
+    })
+    reals.set(proxy, statement)
+    return proxy
+  }
+  const db = new Proxy(real, {
+    get(target, property) {
+      if (property === "prepare") return (query: string) => counted(target.prepare(query))
+      if (property === "batch") {
+        return (statements: D1PreparedStatement[]) =>
+          take() ? target.batch(statements.map((statement) => reals.get(statement) ?? statement)) : tooMany()
+      }
+      const value = Reflect.get(target, property, target)
+      return typeof value === "function" ? value.bind(target) : value
+    },
+  })
+  return { db, counter }
+}

@@ -127,6 +127,15 @@ export const healthView = z
     retrying: z.object({ schedules: int, streamsAsked: int, unanswered: int, complete: z.boolean() }),
     /** Every job paused now, the longest paused first. */
     paused: z.array(pauseView),
+    capacity: z.object({
+      plan: z.string(),
+      jobsPerHeartbeat: int,
+      mostDue: int,
+      mostDueAt: nullable(z.string()),
+      overflowQueue: nullable(z.string()),
+      ok: z.boolean(),
+    }),
+    heldLeases: z.array(z.object({ job: z.string(), slot: int, runId: z.string(), leaseUntil: int, refusedSlot: int })),
   })
   .register(components, { id: "HealthView" })
 

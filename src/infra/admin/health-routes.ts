@@ -1,10 +1,12 @@
 import { Hono } from "hono"
 import { database } from "../db/index.ts"
+import { heldLeases } from "../jobs/held-leases.ts"
 import type { Job } from "../jobs/index.ts"
 import { listLeases } from "../jobs/lease.ts"
 import { liveness } from "../jobs/liveness.ts"
 import { pausedJobs } from "../jobs/pauses.ts"
 import { lastRunOf, summaryOf } from "../jobs/record.ts"
+import { capacityOf, mostDueIn } from "../jobs/registry.ts"
 import type { WatchSummary } from "../schedules/directory/watch-summary.ts"
 import { Schedules } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
@@ -12,7 +14,10 @@ import type { HealthView } from "./answers.ts"
 import { countRetrying } from "./retrying.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
-/** GET /health: the heartbeat (from the leases), the watchdog's last run (its record), and the retrying count. */
+/**
+ * GET /health: the heartbeat (from the leases), the watchdog's last run (its record), the retrying count,
+ * whether the busiest minute's due jobs fit one heartbeat on the declared plan, and the leases held past their next slot.
+ */
 export const healthRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>().get(ADMIN_ROUTES.health.path, async (c) => {
     const now = Date.now()
@@ -27,9 +32,18 @@ export const healthRoutes = (jobs: readonly Job[]) =>
     const watchdogName = Schedules.watchdog.name
     const watchdogLease = leases.find((lease) => lease.name === watchdogName)
     const summary = summaryOf(watchdogLease) as WatchSummary | null
+    const capacity = capacityOf(jobs)
+    const most = mostDueIn(jobs)
+    // Over capacity with no overflow queue, the excess of the busiest minute is not run.
+    const fits = most.jobs <= capacity.jobsPerHeartbeat || capacity.overflowQueue !== null
+    const held = heldLeases(jobs, leases, now)
     const view: HealthView = {
       now,
-      ok: (beat.status === "alive" || beat.status === "unknown") && (summary?.overdue ?? 0) === 0,
+      ok:
+        (beat.status === "alive" || beat.status === "unknown") &&
+        (summary?.overdue ?? 0) === 0 &&
+        fits &&
+        held.length === 0,
       heartbeat: { ...beat, ageMs: beat.lastFiredAt === null ? null : now - beat.lastFiredAt },
       watchdog: {
         job: watchdogName,
@@ -39,6 +53,15 @@ export const healthRoutes = (jobs: readonly Job[]) =>
       },
       retrying: await countRetrying(c.env, now),
       paused: [...paused.values()].sort((a, b) => a.pausedAt - b.pausedAt),
+      capacity: {
+        plan: capacity.plan,
+        jobsPerHeartbeat: capacity.jobsPerHeartbeat,
+        mostDue: most.jobs,
+        mostDueAt: most.at,
+        overflowQueue: capacity.overflowQueue,
+        ok: fits,
+      },
+      heldLeases: held,
     }
     return c.json(view)
   })

@@ -118,7 +118,7 @@ export const jobRoutes = (jobs: readonly Job[]) =>
       if (!job) return unknownJob(c, name)
       const slot = slotOf(Date.now())
       const result = await Jobs.run(job, slot, { env: c.env, waitUntil: waitUntilOf(c) })
-      if (result.reason === "slot taken") {
+      if (result.reason === "slot taken" || result.reason === "lease held") {
         return problem(c, 409, "Conflict", `the ${slot.toISOString()} slot of "${name}" is already run or held`)
       }
       if (result.status === "skipped") {

@@ -37,16 +37,43 @@ export function queueOf(env: SlotwiseEnv, binding: string): JobQueue {
  * Queues' limits, and runs nothing. A batch the queue refuses is logged once with its jobs and not
  * sent again: the next slot does their work, as for a failed run. Never throws.
  */
-export async function handOff(
+export function handOff(
   jobs: readonly Job[],
   scheduledTime: number,
   queue: JobQueue,
   binding: string,
+  maxCalls = Number.POSITIVE_INFINITY,
 ): Promise<{ sent: number; failed: number }> {
   const slot = slotOf(scheduledTime)
+  return handOffDue(dueAt(jobs, slot), slot, queue, binding, maxCalls)
+}
+
+/**
+ * Sends one message `{ job, slot }` for each of `due`, as handOff does; at most `maxCalls` sendBatch calls
+ * (each is a subrequest of the invocation): a job past them is not sent, and says so in one error line.
+ */
+export async function handOffDue(
+  due: readonly Job[],
+  slot: Date,
+  queue: JobQueue,
+  binding: string,
+  maxCalls = Number.POSITIVE_INFINITY,
+): Promise<{ sent: number; failed: number }> {
   const fields = { queue: binding, slot: slot.toISOString() }
   try {
-    const batches = batchesOf(jobMessages(dueAt(jobs, slot), slot))
+    const all = batchesOf(jobMessages(due, slot))
+    const batches = all.slice(0, maxCalls)
+    let unsent = 0
+    for (const message of all.slice(maxCalls).flat()) {
+      unsent++
+      logLine("error", "job.run", {
+        job: message.job,
+        ...fields,
+        outcome: "skipped",
+        reason: "over capacity",
+        maxCalls,
+      })
+    }
     const settled = await Promise.allSettled(
       batches.map((batch) => queue.sendBatch(batch.map((body) => ({ body, contentType: "json" })))),
     )
@@ -68,7 +95,7 @@ export async function handOff(
       })
     })
     if (sent > 0) logLine("info", "jobs.hand-off", { ...fields, outcome: "sent", sent })
-    return { sent, failed }
+    return { sent, failed: failed + unsent }
   } catch (error) {
     logLine("error", "jobs.hand-off", { ...fields, outcome: "failed", error: describeError(error) })
     return { sent: 0, failed: 0 }

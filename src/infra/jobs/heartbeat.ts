@@ -2,10 +2,12 @@ import { CronSyntaxError, parseCron } from "../cron.ts"
 import { database } from "../db/index.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
+import { withinRoom } from "./capacity.ts"
 import type { Job } from "./definition.ts"
-import { handOff, queueOf } from "./hand-off.ts"
-import { jobInvocation } from "./invocation.ts"
+import { handOff, handOffDue, queueOf } from "./hand-off.ts"
+import { plannedInvocation } from "./invocation.ts"
 import { withoutPaused } from "./pauses.ts"
+import { capacityOf, type JobsCapacity } from "./registry.ts"
 import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
 
@@ -30,8 +32,11 @@ export interface HeartbeatOptions extends Pick<RunDeps, "d1DeadlineMs"> {
 }
 
 /**
- * Runs, concurrently, every job due in the minute of `scheduledTime`. Each run is bounded by
- * its own timeout, so one hang or failure never holds up another. Never throws.
+ * Runs, concurrently, every job due in the minute of `scheduledTime`, as many as the list's declared
+ * capacity lets one invocation run (registry.ts): their claims as one statement, their releases
+ * group-committed (invocation.ts). The excess goes to the declared overflowQueue, or is not run, each
+ * with one error line. Each run is bounded by its own timeout, so one hang or failure never holds up
+ * another. Never throws.
  */
 export async function beat(
   jobs: readonly Job[],
@@ -41,23 +46,72 @@ export async function beat(
 ): Promise<Array<{ job: string } & RunResult>> {
   try {
     const slot = slotOf(scheduledTime)
+    const capacity = capacityOf(jobs)
     const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
-    const shared = jobInvocation(env.DB, {
-      deadlineMs: options.d1DeadlineMs ?? D1_DEADLINE_MS,
-      ...(options.now === undefined ? {} : { now: options.now }),
-    })
-    const settled = await Promise.allSettled(due.map((job) => runIn(job, slot, { env, ...options }, shared)))
-    return settled.flatMap((result, i) => {
-      const job = (due[i] as Job).name
+    const { run, excess } = withinRoom(due, capacity.jobsPerHeartbeat, slot.getTime())
+    const overflow = excess.length > 0 ? overflowTo(excess, slot, env, capacity) : []
+    const shared = plannedInvocation(env.DB, capacity, options.d1DeadlineMs ?? D1_DEADLINE_MS, options.now)
+    const settled = await Promise.allSettled(run.map((job) => runIn(job, slot, { env, ...options }, shared)))
+    if (shared.unwritten > 0) {
+      logLine("warn", "jobs.metrics", {
+        slot: slot.toISOString(),
+        unwritten: shared.unwritten,
+        reason: `Analytics Engine takes ${capacity.limits.analyticsPoints} data points an invocation: these runs wrote none (their log lines and history hold them)`,
+      })
+    }
+    const results = settled.flatMap((result, i) => {
+      const job = (run[i] as Job).name
       if (result.status === "fulfilled") return [{ job, ...result.value }]
       logLine("error", "job.run", { job, scheduledTime, outcome: "failed", error: describeError(result.reason) })
       return []
     })
+    return [...results, ...(await overflow)]
   } catch (error) {
     logLine("error", "heartbeat failed", { scheduledTime, error: describeError(error) })
     return []
   }
 }
+
+/**
+ * The due jobs a heartbeat has no room for: handed to the declared overflowQueue, or each not run with one
+ * error line (`reason: "over capacity"`), as when the queue is missing or refuses them.
+ */
+async function overflowTo(
+  excess: readonly Job[],
+  slot: Date,
+  env: SlotwiseEnv,
+  capacity: JobsCapacity,
+): Promise<Array<{ job: string } & RunResult>> {
+  const skipped = (job: Job): { job: string } & RunResult => ({
+    job: job.name,
+    status: "skipped",
+    runId: crypto.randomUUID(),
+    ms: 0,
+    reason: "over capacity",
+  })
+  const binding = capacity.overflowQueue
+  if (binding !== null) {
+    try {
+      // Whatever is not sent there says so itself (hand-off.ts): a refused batch once with its jobs, an unsent job once.
+      await handOffDue(excess, slot, queueOf(env, binding), binding, capacity.limits.subrequests)
+      return []
+    } catch (error) {
+      logLine("error", "jobs.hand-off", { queue: binding, slot: slot.toISOString(), error: describeError(error) })
+    }
+  }
+  const fields = { slot: slot.toISOString(), outcome: "skipped", reason: "over capacity", ...capacityFields(capacity) }
+  return excess.map((job) => {
+    const result = skipped(job)
+    logLine("error", "job.run", { job: job.name, runId: result.runId, ...fields })
+    return result
+  })
+}
+
+const capacityFields = (capacity: JobsCapacity) => ({
+  plan: capacity.plan,
+  jobsPerHeartbeat: capacity.jobsPerHeartbeat,
+  overflowQueue: capacity.overflowQueue,
+})
 
 /**
  * A Worker's `scheduled` handler: the heartbeat of its own Cron Trigger (`options.cron`, default
@@ -96,7 +150,8 @@ export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) 
     if (binding !== undefined) {
       const slot = slotOf(controller.scheduledTime)
       const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
-      await handOff(due, controller.scheduledTime, queueOf(env, binding), binding)
+      // Each sendBatch call is a subrequest of this invocation.
+      await handOff(due, controller.scheduledTime, queueOf(env, binding), binding, capacityOf(jobs).limits.subrequests)
       return
     }
     await beat(jobs, controller.scheduledTime, env, { ...deps, waitUntil: ctx.waitUntil.bind(ctx) })

@@ -1,5 +1,6 @@
 import type { CronSchedule } from "../cron.ts"
 import type { JobLease } from "../db/job-lease.ts"
+import { MINUTE_MS } from "../duration.ts"
 import { type DaySlot, daySlots } from "./day-slots.ts"
 import { entriesOf, HOUR_MS, type HourOutcome } from "./hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
@@ -124,9 +125,24 @@ export function jobHistory(
   return { job: job.name, now, days, knownSince, hours, today }
 }
 
+/** Answers of missedBetween by pattern and slots: the runs of one heartbeat mostly ask the same few. */
+const missedMemo = new Map<string, number>()
+const MISSED_MEMO_MAX = 4_096
+
 /** The slots `schedule` names strictly between two runs' slots (none before a first run), at most MISSED_COUNT_MAX. */
 export function missedBetween(schedule: CronSchedule, previous: number | null, slot: number): number {
-  if (previous === null) return 0
+  // No minute lies between a slot and the next one: croner need not be asked (an every-minute job's steady state).
+  if (previous === null || slot - previous <= MINUTE_MS) return 0
+  const key = `${schedule.pattern}|${schedule.timezone}|${previous}|${slot}`
+  const known = missedMemo.get(key)
+  if (known !== undefined) return known
+  const missed = countMissed(schedule, previous, slot)
+  if (missedMemo.size >= MISSED_MEMO_MAX) missedMemo.clear()
+  missedMemo.set(key, missed)
+  return missed
+}
+
+function countMissed(schedule: CronSchedule, previous: number, slot: number): number {
   let missed = 0
   for (let next = schedule.nextAfter(previous); next !== undefined && next < slot; next = schedule.nextAfter(next)) {
     if (++missed === MISSED_COUNT_MAX) break

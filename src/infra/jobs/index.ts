@@ -3,6 +3,7 @@
 // internals) are imported by path: the slot claim and the lease queries name drizzle types, which the published
 // declarations never import.
 
+export type { PlanLimits, PlanName } from "./capacity.ts"
 export type { Job, JobContext, JobDefinition } from "./definition.ts"
 export { JobDefinitionError } from "./definition.ts"
 export { QueueBindingError } from "./hand-off.ts"
@@ -11,5 +12,6 @@ export type { JobMessage } from "./job-message.ts"
 export * as Jobs from "./namespace.ts"
 export type { QueueOptions } from "./queue-handler.ts"
 export type { RunOutcome, RunRecord, SlotEntry, SlotStatus } from "./record.ts"
-export { DuplicateJobError } from "./registry.ts"
+export type { RegistryOptions } from "./registry.ts"
+export { DuplicateJobError, JobCapacityError } from "./registry.ts"
 export type { RunDeps, RunResult, RunStatus } from "./run.ts"

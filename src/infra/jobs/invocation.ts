@@ -1,6 +1,8 @@
 import type { SlotwiseEnv } from "../env.ts"
 import { type RunMeasure, recordRun } from "../metrics/index.ts"
 import { ClaimBatch } from "./claim-batch.ts"
+import { budgetedD1, QueryBudget } from "./query-budget.ts"
+import type { JobsCapacity } from "./registry.ts"
 import { ReleaseBatch } from "./release-batch.ts"
 
 /**
@@ -15,6 +17,8 @@ export interface JobInvocation {
   record(env: SlotwiseEnv, measure: RunMeasure): void
   /** Run measures whose Analytics Engine point was not written (the invocation's points were spent). */
   readonly unwritten: number
+  /** The env the jobs are handed: its DB within the queries the invocation leaves them (query-budget.ts). */
+  jobEnv(env: SlotwiseEnv): SlotwiseEnv
 }
 
 export interface InvocationOptions {
@@ -28,13 +32,22 @@ export interface InvocationOptions {
   maxReleaseBatches?: number
   /** The Analytics Engine data points the invocation may write. */
   points?: number
+  /** The D1 queries the invocation's jobs may make, and the plan that sets them. */
+  jobQueries?: { total: number; plan: string }
 }
 
 /** The batches and budgets of one invocation's runs. */
 export function jobInvocation(d1: D1Database, options: InvocationOptions): JobInvocation {
   let points = options.points ?? Number.POSITIVE_INFINITY
   let unwritten = 0
+  const budget = options.jobQueries && new QueryBudget(options.jobQueries.total, options.jobQueries.plan)
+  let handed: { env: SlotwiseEnv; jobs: SlotwiseEnv } | undefined
   return {
+    jobEnv(env) {
+      if (budget === undefined || env.DB === undefined) return env
+      if (handed?.env !== env) handed = { env, jobs: { ...env, DB: budgetedD1(env.DB, budget) } }
+      return handed.jobs
+    },
     claims: new ClaimBatch(d1, options.now),
     releases: new ReleaseBatch(d1, {
       deadlineMs: options.deadlineMs,
@@ -54,3 +67,27 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
     },
   }
 }
+
+/**
+ * The invocation of a heartbeat or a queue batch, within the list's declared plan: its releases' queries and
+ * points, and its jobs' queries (the plan's, less CLAIM_QUERIES and the releases').
+ */
+export const plannedInvocation = (
+  d1: D1Database,
+  capacity: Pick<JobsCapacity, "releaseQueries" | "limits" | "plan">,
+  deadlineMs: number,
+  now: (() => number) | undefined,
+): JobInvocation =>
+  jobInvocation(d1, {
+    deadlineMs,
+    maxReleaseBatches: capacity.releaseQueries,
+    points: capacity.limits.analyticsPoints,
+    jobQueries: {
+      total: Math.max(0, capacity.limits.d1Queries - CLAIM_QUERIES - capacity.releaseQueries),
+      plan: capacity.plan,
+    },
+    ...(now === undefined ? {} : { now }),
+  })
+
+/** The D1 queries an invocation's claims make: the claim statement (its chunks in one batch), and the lookup of refused ones. */
+export const CLAIM_QUERIES = 2

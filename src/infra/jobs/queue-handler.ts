@@ -1,8 +1,10 @@
 import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
+import { plannedInvocation } from "./invocation.ts"
 import { parseJobMessage } from "./job-message.ts"
-import { type RunDeps, type RunResult, run } from "./run.ts"
+import { capacityOf } from "./registry.ts"
+import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 
 /** What `Jobs.queue` takes besides the jobs: how long each run's claim and release wait for D1. */
 export type QueueOptions = Pick<RunDeps, "d1DeadlineMs">
@@ -11,7 +13,8 @@ export type QueueOptions = Pick<RunDeps, "d1DeadlineMs">
 export type MessageResult = { id: string; job: string } & RunResult
 
 /**
- * Runs each message's job through `Jobs.run` for the slot the message carries, concurrently, and
+ * Runs each message's job through `Jobs.run` for the slot the message carries, concurrently (the batch's
+ * exclusive slots claimed in one statement, their releases group-committed), and
  * acks every message once its run has ended, whatever the outcome: a failed or timed-out run is
  * logged once and the next slot does the work, never a retry. A body that names no job of `jobs`
  * or no valid slot is acked with one error line naming the field. Never throws.
@@ -23,6 +26,9 @@ export async function handleMessages(
   deps: Pick<RunDeps, "waitUntil" | "d1DeadlineMs" | "now"> = {},
 ): Promise<MessageResult[]> {
   const byName = new Map(jobs.map((job) => [job.name, job]))
+  // The batch's runs share one invocation: their slots claimed in one statement, their releases group-committed.
+  const capacity = capacityOf(jobs)
+  const shared = plannedInvocation(env.DB, capacity, deps.d1DeadlineMs ?? D1_DEADLINE_MS, deps.now)
   const results = await Promise.all(
     batch.messages.map(async (message): Promise<MessageResult[]> => {
       try {
@@ -37,7 +43,7 @@ export async function handleMessages(
           return []
         }
         // The lease makes a second delivery of an exclusive job's slot a no-op ("slot taken").
-        const result = await run(parsed.job, parsed.slot, { env, ...deps })
+        const result = await runIn(parsed.job, parsed.slot, { env, ...deps }, shared)
         return [{ id: message.id, job: parsed.job.name, ...result }]
       } catch (error) {
         logLine("error", "job.message", { queue: batch.queue, messageId: message.id, error: describeError(error) })

@@ -1,3 +1,13 @@
+import { logLine } from "../log.ts"
+import {
+  jobsPerHeartbeat,
+  type MostDue,
+  mostDue,
+  PLANS,
+  type PlanLimits,
+  type PlanName,
+  releaseQueries,
+} from "./capacity.ts"
 import type { Job } from "./definition.ts"
 
 /** Two jobs of one name in the list given to `Jobs.registry`: they would share one lease. */
@@ -6,20 +16,128 @@ export class DuplicateJobError extends Error {
   override name = "DuplicateJobError"
 }
 
+/** More jobs are due in one minute than one heartbeat runs on the declared plan, and `overCapacity: "refuse"` was asked. */
+export class JobCapacityError extends Error {
+  /** Always "JobCapacityError": the name survives where `instanceof` does not (RPC, bundles). */
+  override name = "JobCapacityError"
+}
+
+/** What one heartbeat may take, declared with the list (docs/limits.md, "A heartbeat's capacity"). */
+export interface RegistryOptions {
+  /**
+   * The Workers plan the Worker runs on, or its limits: what one invocation may do. Default `"free"`, the
+   * smaller: a heartbeat never counts on more than the plan gives.
+   */
+  plan?: PlanName | PlanLimits
+  /**
+   * A Queue producer binding (`[[queues.producers]]`) that a heartbeat hands the jobs it has no room for
+   * (one message `{ job, slot }` each, run by `Jobs.queue`). Unset, those jobs are not run that minute,
+   * each with one error line, and admin health says so.
+   */
+  overflowQueue?: string
+  /**
+   * What the registry does when its jobs' crons name a minute with more due jobs than one heartbeat runs and
+   * no overflowQueue is declared: `"warn"` (default, one warning line when the module loads) or `"refuse"`
+   * (throws JobCapacityError).
+   */
+  overCapacity?: "warn" | "refuse"
+}
+
+/** A list's declared capacity: the plan's limits, what a heartbeat runs, and the most jobs due in one minute. */
+export interface JobsCapacity {
+  /** "free", "paid", or "custom" for limits given as an object. */
+  plan: string
+  limits: PlanLimits
+  /** The due jobs one heartbeat runs in its own invocation. */
+  jobsPerHeartbeat: number
+  /** The D1 queries a heartbeat's releases may make. */
+  releaseQueries: number
+  /** The Queue binding the excess goes to, or null. */
+  overflowQueue: string | null
+}
+
+const declared = new WeakMap<readonly Job[], JobsCapacity>()
+const mostDueOf = new WeakMap<readonly Job[], MostDue>()
+
+/** The capacity declared with `jobs` by `Jobs.registry`; a list it did not check gets the safe default (Workers Free). */
+export const capacityOf = (jobs: readonly Job[]): JobsCapacity => declared.get(jobs) ?? safeDefault()
+
+let fallback: JobsCapacity | undefined
+const safeDefault = () => {
+  fallback ??= capacityFor({})
+  return fallback
+}
+
+/** The most of `jobs` due in one minute (capacity.ts), computed once a list. */
+export function mostDueIn(jobs: readonly Job[]): MostDue {
+  let most = mostDueOf.get(jobs)
+  if (most === undefined) {
+    most = mostDue(jobs)
+    mostDueOf.set(jobs, most)
+  }
+  return most
+}
+
 /**
- * The one list of jobs; a duplicate name fails at start-up, since both would share one lease.
+ * The one list of jobs; a duplicate name fails at start-up, since both would share one lease. With it, what
+ * one heartbeat may take (options.plan, default Workers Free): the registry reads from the crons the most
+ * jobs due in one minute and, past what a heartbeat runs, warns (or refuses, `overCapacity: "refuse"`) at
+ * load unless an overflowQueue takes the excess.
  *
  * @example
  * ```ts
  * export const jobs = Jobs.registry([closeExpiredTrials, rollUpUsage, Schedules.watchdog])
+ * // on Workers Paid, the excess of a minute handed to the Queue bound as JOBS (run by Jobs.queue):
+ * export const jobs = Jobs.registry(all, { plan: "paid", overflowQueue: "JOBS" })
  * ```
  */
-export function registry(jobs: readonly Job[]): readonly Job[] {
+export function registry(jobs: readonly Job[], options: RegistryOptions = {}): readonly Job[] {
   const seen = new Set<string>()
   for (const job of jobs) {
     if (seen.has(job.name))
       throw new DuplicateJobError(`job "${job.name}" is declared twice in the list given to \`Jobs.registry\``)
     seen.add(job.name)
   }
-  return Object.freeze([...jobs])
+  const capacity = capacityFor(options)
+  const list = Object.freeze([...jobs])
+  declared.set(list, capacity)
+  const most = mostDueIn(list)
+  if (most.jobs > capacity.jobsPerHeartbeat && capacity.overflowQueue === null) {
+    const text = `up to ${most.jobs} jobs are due in one minute (first at ${most.at} UTC), more than the ${capacity.jobsPerHeartbeat} one heartbeat runs on the ${capacity.plan} plan: declare the plan, or an overflowQueue to take the excess`
+    if (options.overCapacity === "refuse") throw new JobCapacityError(`Jobs.registry: ${text}`)
+    logLine("warn", "jobs.capacity", { mostDue: most.jobs, at: most.at, ...summaryOf(capacity), text })
+  }
+  return list
+}
+
+const summaryOf = (capacity: JobsCapacity) => ({ plan: capacity.plan, jobsPerHeartbeat: capacity.jobsPerHeartbeat })
+
+const LIMIT_FIELDS = ["d1Queries", "cpuMs", "subrequests", "analyticsPoints"] as const
+
+function capacityFor(options: RegistryOptions): JobsCapacity {
+  const { plan = "free", overflowQueue, overCapacity } = options
+  let limits: PlanLimits
+  if (typeof plan === "string") {
+    if (!Object.hasOwn(PLANS, plan))
+      throw new TypeError(`Jobs.registry: plan must be "free", "paid" or limits, got ${JSON.stringify(plan)}`)
+    limits = PLANS[plan]
+  } else if (typeof plan === "object" && plan !== null) {
+    for (const field of LIMIT_FIELDS) {
+      const value = plan[field]
+      if (!Number.isSafeInteger(value) || value < 1)
+        throw new TypeError(`Jobs.registry: plan.${field} must be a whole number of at least 1`)
+    }
+    limits = { ...plan }
+  } else throw new TypeError(`Jobs.registry: plan must be "free", "paid" or limits`)
+  if (overflowQueue !== undefined && (typeof overflowQueue !== "string" || overflowQueue.length === 0))
+    throw new TypeError("Jobs.registry: overflowQueue must be the name of a Queue producer binding, a non-empty string")
+  if (overCapacity !== undefined && overCapacity !== "warn" && overCapacity !== "refuse")
+    throw new TypeError('Jobs.registry: overCapacity must be "warn" or "refuse"')
+  return {
+    plan: typeof plan === "string" ? plan : "custom",
+    limits,
+    jobsPerHeartbeat: jobsPerHeartbeat(limits),
+    releaseQueries: releaseQueries(limits),
+    overflowQueue: overflowQueue ?? null,
+  }
 }

@@ -43,22 +43,16 @@ export class ReleaseBatch {
   private timer: ReturnType<typeof setTimeout> | undefined
   private readonly options: Required<ReleaseBatchOptions>
 
-  constructor(
-    private readonly d1: D1Database,
-    options: ReleaseBatchOptions,
-  ) {
+  private readonly d1: D1Database
+
+  constructor(d1: D1Database, options: ReleaseBatchOptions) {
+    this.d1 = d1
     this.options = { windowMs: RELEASE_WINDOW_MS, maxBatches: Number.POSITIVE_INFINITY, now: Date.now, ...options }
   }
 
   /** A run that won its claim: it will release, or close without. */
   opened(): void {
     this.open++
-  }
-
-  /** A run opened that will not release through the batch (its claim answered too late for it to run). */
-  closed(): void {
-    this.open--
-    this.schedule()
   }
 
   /** Ends the run's lease and records it, with the releases pending in the window. */

@@ -178,9 +178,10 @@ async function attempt(
     shared.releases.opened()
   }
 
+  const env = shared.jobEnv(deps.env)
   const once: JobContext["once"] = async (itemKey, statements) =>
-    commitOnce(deps.env.DB, jobItemKey(job.name, itemKey), statements, now())
-  const outcome = await runWithin(job, slot, workerEnv(deps.env), runId, logger(fields), once)
+    commitOnce(env.DB, jobItemKey(job.name, itemKey), statements, now())
+  const outcome = await runWithin(job, slot, workerEnv(env), runId, logger(fields), once)
   // A job may throw undefined: the outcome, not the value thrown, says whether it failed.
   if (outcome.status === "failed") span.recordException(exceptionOf(outcome.error))
 

@@ -1,5 +1,4 @@
 import { entryText, HOUR_MS } from "./hour-entry.ts"
-import { jsonObjects } from "./json-chunks.ts"
 import { RUN_HISTORY_LENGTH, type RunRecord } from "./record.ts"
 
 /** How long a job's hourly history is kept: rows are bounded by jobs x 24 x 30. */
@@ -29,65 +28,62 @@ export interface BoundText {
   values: unknown[]
 }
 
-const run = (key: string, type: "bigint" | "text") => `cast(json_extract(run.value, '$.${key}') as ${type})`
-const HOUR = run("hr", "bigint")
+// The release's values, numbered (one text on D1, SQLite and PostgreSQL, which types a value by its cast).
+const NAME = "?1"
+const HOLDER = "cast(?2 as text)"
+const SLOT = "cast(?3 as bigint)"
+const HOUR = "cast(?4 as bigint)"
 /** The release's guard: the run's holder still holds the lease, or an operator released it (no holder, no later slot). */
-const HELD = `(jobs_leases.holder = ${run("h", "text")}
-    or (jobs_leases.holder is null and jobs_leases.last_slot = ${run("s", "bigint")}))`
+const HELD = `(holder = ${HOLDER} or (holder is null and last_slot = ${SLOT}))`
 
-const history = "coalesce(jobs_leases.run_history, '[]')"
+const history = "coalesce(run_history, '[]')"
 const entries = `((length(${history}) - length(replace(${history}, '{"', ''))) / 2)`
 // instr is SQLite's and strpos Postgres': the first separator is found by a recursive walk both run.
 const firstSeparator = `(with recursive scan(at) as (select 1 union all select at + 1 from scan
     where at < length(${history}) and substr(${history}, at, 4) <> '},{"') select max(at) from scan)`
 const kept = `(case when ${entries} < ${RUN_HISTORY_LENGTH} then ${history}
     else '[' || substr(${history}, ${firstSeparator} + 2) end)`
-const entry = run("r", "text")
+const ENTRY = "cast(?10 as text)"
+const HOUR_ENTRY = "cast(?11 as text)"
+const ENTRY_MS = "cast(?12 as bigint)"
 const hourEntries = (runs: string) => `(length(${runs}) - length(replace(${runs}, ',', '')) + 1)`
-const sameHour = `jobs_leases.hour_start = ${HOUR}`
-const counted = (letter: string) =>
-  `(length(jobs_leases.hour_runs) - length(replace(jobs_leases.hour_runs, ':${letter}:', ''))) / 3`
+const counted = (letter: string) => `(length(hour_runs) - length(replace(hour_runs, ':${letter}:', ''))) / 3`
 
 /**
- * ARCHITECTURE.md, "A slot's claim and release": any number of runs' releases as one UPDATE … FROM
- * json_each, one SQL text on D1, SQLite and Postgres. Its one parameter is a JSON object keyed by job
- * (releaseJson). Each lease is ended only if the run's holder still holds it (or an operator released it
- * and no later slot was claimed); `last_slot` stays. The same write records the run: the last_* columns,
- * the run appended to run_history (its newest RUN_HISTORY_LENGTH kept, oldest first: entries are flat JSON
- * objects and a `"` inside a JSON string is always escaped, so `{"` opens an entry and `},{"` separates
- * two), and the run folded into the row's hour (hour_runs, hour_max_ms): a run of a later hour starts it
- * afresh, once FLUSH_TEXT, in the same batch before it, has copied the hour it ends to jobs_run_hours.
- * One row written a run. Each row back names a lease released.
+ * ARCHITECTURE.md, "A slot's claim and release": one run's release, one SQL text on D1, SQLite and
+ * Postgres; an invocation's releases go as one D1 batch of it (one query, one row read and one written a
+ * run: by its primary key, with no RETURNING). The lease is ended only if the run's holder still holds it
+ * (or an operator released it and no later slot was claimed); `last_slot` stays. The same write records
+ * the run: the last_* columns, the run appended to run_history (its newest RUN_HISTORY_LENGTH kept, oldest
+ * first: entries are flat JSON objects and a `"` inside a JSON string is always escaped, so `{"` opens an
+ * entry and `},{"` separates two), and the run folded into the row's hour (hour_runs, hour_max_ms): a run
+ * of a later hour starts it afresh, once FLUSH_TEXT, before it in the batch, has copied the hour it ends to
+ * jobs_run_hours. Its values: releaseValues.
  */
 export const RELEASE_TEXT = `update jobs_leases set
   lease_until = null, holder = null,
-  last_run_slot = ${run("s", "bigint")}, last_run_id = ${run("h", "text")}, last_outcome = ${run("o", "text")},
-  last_ms = ${run("ms", "bigint")}, last_finished_at = ${run("f", "bigint")}, last_error = ${run("e", "text")},
-  last_summary = ${run("m", "text")},
-  run_history = (case when ${kept} = '[]' then '[' || ${entry} || ']'
-    else substr(${kept}, 1, length(${kept}) - 1) || ',' || ${entry} || ']' end),
+  last_run_slot = ${SLOT}, last_run_id = ${HOLDER}, last_outcome = cast(?5 as text), last_ms = cast(?6 as bigint),
+  last_finished_at = cast(?7 as bigint), last_error = cast(?8 as text), last_summary = cast(?9 as text),
+  run_history = (case when ${kept} = '[]' then '[' || ${ENTRY} || ']'
+    else substr(${kept}, 1, length(${kept}) - 1) || ',' || ${ENTRY} || ']' end),
   hour_start = ${HOUR},
-  hour_runs = (case when ${sameHour} then (case when ${hourEntries("jobs_leases.hour_runs")} >= ${ENTRIES_MAX}
-      then jobs_leases.hour_runs else jobs_leases.hour_runs || ',' || ${run("x", "text")} end)
-    else ${run("x", "text")} end),
-  hour_max_ms = (case when ${sameHour} and jobs_leases.hour_max_ms >= ${run("hm", "bigint")}
-    then jobs_leases.hour_max_ms else ${run("hm", "bigint")} end)
-from json_each(?) as run
-where jobs_leases.name = run.key and ${HELD}
-returning name`
+  hour_runs = (case when hour_start = ${HOUR} then (case when ${hourEntries("hour_runs")} >= ${ENTRIES_MAX}
+      then hour_runs else hour_runs || ',' || ${HOUR_ENTRY} end)
+    else ${HOUR_ENTRY} end),
+  hour_max_ms = (case when hour_start = ${HOUR} and hour_max_ms >= ${ENTRY_MS} then hour_max_ms else ${ENTRY_MS} end)
+where name = ${NAME} and ${HELD}`
 
 /**
- * The hours the releases of RELEASE_TEXT's parameter end, copied to jobs_run_hours (ARCHITECTURE.md,
- * "History"): a lease row folding an earlier hour than its run's, for a run that may release it. An hour a
- * release before migration 0009 wrote there already is added to (counts summed, the max kept, entries
- * appended). The conflict target unqualified, as PostgreSQL requires.
+ * The hour a run's release ends, copied to jobs_run_hours (ARCHITECTURE.md, "History"): its lease row's
+ * folded hour, when earlier than its run's and the release may write it. An hour a release before migration
+ * 0009 wrote there already is added to (counts summed, the max kept, entries appended). The conflict target
+ * unqualified, as PostgreSQL requires. The first FLUSH_VALUES of RELEASE_TEXT's values.
  */
 export const FLUSH_TEXT = `insert into jobs_run_hours (job, hour, ran, failed, timed_out, skipped, max_ms, runs)
-select jobs_leases.name, jobs_leases.hour_start, ${counted("r")}, ${counted("f")}, ${counted("t")}, ${counted("s")},
-  coalesce(jobs_leases.hour_max_ms, 0), jobs_leases.hour_runs
-from jobs_leases join json_each(?) as run on jobs_leases.name = run.key
-where jobs_leases.hour_start is not null and jobs_leases.hour_runs is not null
-  and jobs_leases.hour_start <> ${HOUR} and ${HELD}
+select name, hour_start, ${counted("r")}, ${counted("f")}, ${counted("t")}, ${counted("s")},
+  coalesce(hour_max_ms, 0), hour_runs
+from jobs_leases
+where name = ${NAME} and hour_start is not null and hour_runs is not null and hour_start <> ${HOUR} and ${HELD}
 on conflict (job, hour) do update set
   ran = jobs_run_hours.ran + excluded.ran, failed = jobs_run_hours.failed + excluded.failed,
   timed_out = jobs_run_hours.timed_out + excluded.timed_out, skipped = jobs_run_hours.skipped + excluded.skipped,
@@ -95,28 +91,22 @@ on conflict (job, hour) do update set
   runs = case when ${hourEntries("jobs_run_hours.runs")} >= ${ENTRIES_MAX} then jobs_run_hours.runs
     else jobs_run_hours.runs || ',' || excluded.runs end`
 
+/** FLUSH_TEXT's values: the name, the holder, the slot and its hour. */
+const FLUSH_VALUES = 4
+
 /** The oldest few hours past RUN_HOURS_KEPT_MS, deleted through the hour index: `?` the cutoff, `?` how many. */
 export const SWEEP_TEXT = `delete from jobs_run_hours where (job, hour) in
   (select job, hour from jobs_run_hours where hour < ? order by hour limit ?)`
 
 const hourOf = (slot: number) => slot - (slot % HOUR_MS)
 
-/** One run's member of the release JSON, as text. */
-function memberOf({ holder, record, summary }: RunRelease): string {
+/** RELEASE_TEXT's and FLUSH_TEXT's values for one run. */
+export function releaseValues({ name, holder, record, summary }: RunRelease): unknown[] {
   const ms = Math.round(record.ms)
-  return JSON.stringify({
-    h: holder,
-    s: record.slot,
-    o: record.outcome,
-    ms,
-    f: record.finishedAt,
-    e: record.error,
-    m: summary,
-    r: JSON.stringify(record),
-    hr: hourOf(record.slot),
-    x: entryText({ slot: record.slot, outcome: record.outcome, ms }),
-    hm: ms,
-  })
+  const entry = JSON.stringify(record)
+  const hourEntry = entryText({ slot: record.slot, outcome: record.outcome, ms })
+  const { slot, outcome, finishedAt, error } = record
+  return [name, holder, slot, hourOf(slot), outcome, ms, finishedAt, error, summary, entry, hourEntry, ms]
 }
 
 /** True when the run's release ends the hour its lease row folds (or that is not known). */
@@ -124,29 +114,44 @@ const flushes = ({ hourStart, record }: RunRelease) =>
   hourStart === undefined || (hourStart !== null && hourStart !== hourOf(record.slot))
 
 /**
- * The statements one batch runs for `releases` (one run a job): the flush of the hours they end and the
- * sweep of as many hours past 30 days, only when one ends its hour, around the release itself, its JSON
- * cut where D1's string limit requires (json-chunks.ts). `now` is the sweep's clock.
+ * The statements one batch runs for `releases`: each run's release, and, only for a run that ends its lease
+ * row's hour, its flush before it, with one sweep of as many hours past 30 days after them. `now` is the
+ * sweep's clock.
  */
 export function releaseStatements(releases: readonly RunRelease[], now: number): BoundText[] {
-  const jsons = jsonObjects(releases.map((release) => `${JSON.stringify(release.name)}:${memberOf(release)}`))
-  const ending = releases.filter(flushes).length
-  const updates = jsons.map((json) => ({ text: RELEASE_TEXT, values: [json] }))
-  if (ending === 0) return updates
-  return [
-    ...jsons.map((json) => ({ text: FLUSH_TEXT, values: [json] })),
-    ...updates,
-    { text: SWEEP_TEXT, values: [now - RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT * ending] },
-  ]
+  const statements: BoundText[] = []
+  let ending = 0
+  for (const release of releases) {
+    const values = releaseValues(release)
+    if (flushes(release)) {
+      ending++
+      statements.push({ text: FLUSH_TEXT, values: values.slice(0, FLUSH_VALUES) })
+    }
+    statements.push({ text: RELEASE_TEXT, values })
+  }
+  if (ending > 0) statements.push({ text: SWEEP_TEXT, values: [now - RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT * ending] })
+  return statements
 }
 
-/** Runs `statements` as one D1 batch (one query); answers the names each release statement gave back. */
+/**
+ * Runs `statements` as one D1 batch (one query), each text prepared once; answers the names whose lease a
+ * release statement ended (it changed their row).
+ */
 export async function runReleases(d1: D1Database, statements: readonly BoundText[]): Promise<Set<string>> {
-  const results = await d1.batch(statements.map(({ text, values }) => d1.prepare(text).bind(...values)))
+  const prepared = new Map<string, D1PreparedStatement>()
+  const bound = statements.map(({ text, values }) => {
+    let statement = prepared.get(text)
+    if (statement === undefined) {
+      statement = d1.prepare(text)
+      prepared.set(text, statement)
+    }
+    return statement.bind(...values)
+  })
+  const results = await d1.batch(bound)
   const released = new Set<string>()
   statements.forEach((statement, i) => {
-    if (statement.text !== RELEASE_TEXT) return
-    for (const row of (results[i]?.results ?? []) as Array<{ name: string }>) released.add(row.name)
+    if (statement.text === RELEASE_TEXT && (results[i]?.meta.changes ?? 0) > 0)
+      released.add(statement.values[0] as string)
   })
   return released
 }

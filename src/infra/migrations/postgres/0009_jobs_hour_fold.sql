@@ -1,6 +1,6 @@
 -- PostgreSQL twin of ../0009_jobs_hour_fold.sql. json_extract(value, '$.key') is SQLite's: this is a function of
--- the same name and meaning for the one form the batched claim and release use (a json object's member, as
--- text), so that they are one SQL text on both, with json_each (PostgreSQL's own, over an object).
+-- the same name and meaning for the one form the batched claim uses (a json object's member, as text), so
+-- that it is one SQL text on both, with json_each (PostgreSQL's own, over an object).
 CREATE OR REPLACE FUNCTION json_extract(value json, path text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
