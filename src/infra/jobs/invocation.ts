@@ -1,6 +1,7 @@
 import type { SlotwiseEnv } from "../env.ts"
 import { type RunMeasure, recordRun } from "../metrics/index.ts"
 import { ClaimBatch } from "./claim-batch.ts"
+import { PAUSE_QUERIES } from "./pauses.ts"
 import { budgetedD1, QueryBudget } from "./query-budget.ts"
 import type { JobsCapacity } from "./registry.ts"
 import { ReleaseBatch } from "./release-batch.ts"
@@ -70,7 +71,7 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
 
 /**
  * The invocation of a heartbeat or a queue batch, within the list's declared plan: its releases' queries and
- * points, and its jobs' queries (the plan's, less CLAIM_QUERIES and the releases').
+ * points, and its jobs' queries (the plan's, less the heartbeat's pause lookup, CLAIM_QUERIES and the releases').
  */
 export const plannedInvocation = (
   d1: D1Database,
@@ -83,7 +84,7 @@ export const plannedInvocation = (
     maxReleaseBatches: capacity.releaseQueries,
     points: capacity.limits.analyticsPoints,
     jobQueries: {
-      total: Math.max(0, capacity.limits.d1Queries - CLAIM_QUERIES - capacity.releaseQueries),
+      total: Math.max(0, capacity.limits.d1Queries - PAUSE_QUERIES - CLAIM_QUERIES - capacity.releaseQueries),
       plan: capacity.plan,
     },
     ...(now === undefined ? {} : { now }),

@@ -4,6 +4,8 @@ import type { Pause } from "./pause.ts"
 
 export type { Pause } from "./pause.ts"
 
+/** The D1 queries a heartbeat's pause lookup makes: one, whatever the number of due jobs. */
+export const PAUSE_QUERIES = 1
 /** A pause's reason is 1 to this many characters. */
 export const PAUSE_REASON_MAX = 500
 /** Pauses ended this long ago are deleted (the history's window). */
