@@ -88,10 +88,11 @@ async function factsFor(
 ): Promise<Facts & { unavailable: Set<string> }> {
   const db = database(env.DB)
   const needs = (...kinds: AlertKind[]) => rules.some((rule) => kinds.includes(rule.kind))
+  const overdueRule = rules.find((rule) => rule.kind === "stream-overdue")
   const [leases, pauses, overdue] = await Promise.all([
     needs("job-failed", "job-missed") ? listLeases(db) : [],
     needs("job-missed") ? pausesOfAll(db, now - PAUSES_READ_MS) : [],
-    needs("stream-overdue") ? staleStreams(env.DB, now, OVERDUE_READ) : [],
+    overdueRule ? staleStreams(env.DB, now - overdueRule.afterMs, OVERDUE_READ) : [],
   ])
   const failed = new Map<string, readonly ScheduleView[]>()
   // A stream that does not answer says nothing this run: its rule's incidents stay as they are.
