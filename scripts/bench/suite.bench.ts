@@ -79,7 +79,9 @@ it("soak", async () => {
 })
 
 it("jobs", async () => {
-  await jobs(pick(smoke, { smoke: [1, 10, 100], full: [1, 10, 100, 1_000, 10_000] }))
+  await jobs(
+    pick(smoke, { smoke: [1, 10, 100], full: (env.BENCH_JOBS_N || "1,10,100,1000,10000").split(",").map(Number) }),
+  )
 })
 
 it("limit", async () => {

@@ -23,6 +23,8 @@ export default defineConfig(async () => {
             BENCH_PROFILE_HOOK: process.env.BENCH_PROFILE_HOOK ?? "",
             BENCH_PROFILE_N: process.env.BENCH_PROFILE_N ?? "",
             BENCH_PROFILE_TICKS: process.env.BENCH_PROFILE_TICKS ?? "",
+            // The jobs workload's sizes, comma-separated (default 1,10,100,1000,10000).
+            BENCH_JOBS_N: process.env.BENCH_JOBS_N ?? "",
           },
         },
       }),

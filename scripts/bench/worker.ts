@@ -19,6 +19,7 @@ declare global {
       BENCH_PROFILE_N?: string
       /** "1": profile ticks back to back (the limit workload's path) instead of the real-time burst. */
       BENCH_PROFILE_TICKS?: string
+      BENCH_JOBS_N?: string
     }
   }
 }

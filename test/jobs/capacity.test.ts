@@ -148,4 +148,15 @@ describe("a heartbeat's capacity, declared with the registry", () => {
     expect(counter.queries).toBeLessThanOrEqual(3)
     expect(await accounted(list, 20)).toMatchObject({ recorded: 1_000, held: 0 })
   })
+
+  it("runs 10,000 due exclusive jobs in one heartbeat within the paid plan's 1,000 queries, and the Worker's 10,000 timers", async () => {
+    const list = Jobs.registry(jobsOf(10_000), { plan: "paid" })
+    const { db, counter } = limitedD1(env.DB, PLANS.paid.d1Queries)
+    const results = await beat(list, slot(30), { ...env, DB: db }, onTime(30))
+    // Each run's claim wait and timeout share their timers: 10,000 of their own would pass the Worker's limit.
+    expect(results.filter((r) => r.status === "ran")).toHaveLength(10_000)
+    expect(counter.refused).toBe(0)
+    expect(counter.queries).toBeLessThanOrEqual(PLANS.paid.d1Queries)
+    expect(await accounted(list, 30)).toMatchObject({ recorded: 10_000, held: 0 })
+  }, 120_000)
 })

@@ -120,8 +120,8 @@ describe("two replica processes on one PostgreSQL server", () => {
     await waitFor(async () => (await runs()).some((run) => run.slot === hung), "replica a's run of the hang slot")
     a.child.kill("SIGKILL")
     expect(statusOf(await b.beat(hung, hung + 1_700))).toEqual(["slot taken"])
-    // a's lease: its claim's now + the 10 s timeout + 1 minute; the next slot still finds it held.
-    expect(statusOf(await b.beat(slotAt(HANG + 1), slotAt(HANG + 1) + 1_700))).toEqual(["slot taken"])
+    // a's lease: its claim's now + the 10 s timeout + 1 minute; the next slot still finds it held, and says so.
+    expect(statusOf(await b.beat(slotAt(HANG + 1), slotAt(HANG + 1) + 1_700))).toEqual(["lease held"])
     expect(statusOf(await b.beat(slotAt(HANG + 2), slotAt(HANG + 2) + 1_700))).toEqual(["ran"])
     const ran = (await runs()).filter((run) => run.slot >= hung)
     expect(ran).toEqual([

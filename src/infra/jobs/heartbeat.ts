@@ -42,16 +42,17 @@ export async function beat(
   jobs: readonly Job[],
   scheduledTime: number,
   env: SlotwiseEnv,
-  options: Pick<RunDeps, "waitUntil" | "d1DeadlineMs" | "now"> = {},
+  options: Pick<RunDeps, "waitUntil" | "d1DeadlineMs" | "now"> & { capacity?: JobsCapacity } = {},
 ): Promise<Array<{ job: string } & RunResult>> {
   try {
     const slot = slotOf(scheduledTime)
-    const capacity = capacityOf(jobs)
+    // The container passes UNBOUNDED: no Workers plan limits its invocations.
+    const { capacity = capacityOf(jobs), ...deps } = options
     const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
     const { run, excess } = withinRoom(due, capacity.jobsPerHeartbeat, slot.getTime())
     const overflow = excess.length > 0 ? overflowTo(excess, slot, env, capacity) : []
-    const shared = plannedInvocation(env.DB, capacity, options.d1DeadlineMs ?? D1_DEADLINE_MS, options.now)
-    const settled = await Promise.allSettled(run.map((job) => runIn(job, slot, { env, ...options }, shared)))
+    const shared = plannedInvocation(env.DB, capacity, deps.d1DeadlineMs ?? D1_DEADLINE_MS, deps.now)
+    const settled = await Promise.allSettled(run.map((job) => runIn(job, slot, { env, ...deps }, shared)))
     if (shared.unwritten > 0) {
       logLine("warn", "jobs.metrics", {
         slot: slot.toISOString(),

@@ -1,3 +1,4 @@
+import { Deadlines, type TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { type RunMeasure, recordRun } from "../metrics/index.ts"
 import { ClaimBatch } from "./claim-batch.ts"
@@ -20,6 +21,11 @@ export interface JobInvocation {
   readonly unwritten: number
   /** The env the jobs are handed: its DB within the queries the invocation leaves them (query-budget.ts). */
   jobEnv(env: SlotwiseEnv): SlotwiseEnv
+  /**
+   * `work`, or TIMED_OUT (after `onTimeout`) once `ms` passed: the runs that wait the same time from the same
+   * moment share one timer (a Worker may hold 10,000 at once; a heartbeat of 10,000 runs would need 20,000).
+   */
+  within<T>(work: Promise<T>, ms: number, onTimeout?: () => void): Promise<T | typeof TIMED_OUT>
 }
 
 export interface InvocationOptions {
@@ -43,7 +49,18 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
   let unwritten = 0
   const budget = options.jobQueries && new QueryBudget(options.jobQueries.total, options.jobQueries.plan)
   let handed: { env: SlotwiseEnv; jobs: SlotwiseEnv } | undefined
+  // By the moment a wait starts (a Worker's clock stands still between I/O): one Deadlines each, one timer a length.
+  const deadlines = new Map<number, Deadlines>()
   return {
+    within(work, ms, onTimeout = () => {}) {
+      const now = Date.now()
+      let shared = deadlines.get(now)
+      if (shared === undefined) {
+        shared = new Deadlines()
+        deadlines.set(now, shared)
+      }
+      return shared.within(work, ms, onTimeout)
+    },
     jobEnv(env) {
       if (budget === undefined || env.DB === undefined) return env
       if (handed?.env !== env) handed = { env, jobs: { ...env, DB: budgetedD1(env.DB, budget) } }
@@ -83,10 +100,14 @@ export const plannedInvocation = (
     deadlineMs,
     maxReleaseBatches: capacity.releaseQueries,
     points: capacity.limits.analyticsPoints,
-    jobQueries: {
-      total: Math.max(0, capacity.limits.d1Queries - PAUSE_QUERIES - CLAIM_QUERIES - capacity.releaseQueries),
-      plan: capacity.plan,
-    },
+    ...(Number.isFinite(capacity.limits.d1Queries)
+      ? {
+          jobQueries: {
+            total: Math.max(0, capacity.limits.d1Queries - PAUSE_QUERIES - CLAIM_QUERIES - capacity.releaseQueries),
+            plan: capacity.plan,
+          },
+        }
+      : {}),
     ...(now === undefined ? {} : { now }),
   })
 

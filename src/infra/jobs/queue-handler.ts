@@ -63,7 +63,8 @@ export async function handleMessages(
  * acked whatever the run's outcome (never retried: the next slot does the work). A body naming no
  * job of `jobs` or no valid slot is acked with one error line naming the field. Configure the
  * Queue's `[[queues.consumers]]` with `max_batch_size = 1` so each job runs in its own invocation, with its own CPU
- * limit: a batch's messages share one.
+ * limit; a larger batch's messages share one invocation and its plan's limits (the list's, `Jobs.registry`), their
+ * slots claimed in one statement and their releases in one D1 batch: 2 D1 queries for the batch.
  *
  * @example
  * ```ts

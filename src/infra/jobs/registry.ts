@@ -56,6 +56,23 @@ export interface JobsCapacity {
   overflowQueue: string | null
 }
 
+/**
+ * No invocation's limits, as in the container (`slotwise/node`): no plan counts its queries or CPU, so a
+ * heartbeat runs every due job and leaves the jobs every query.
+ */
+export const UNBOUNDED: JobsCapacity = Object.freeze({
+  plan: "none",
+  limits: Object.freeze({
+    d1Queries: Number.POSITIVE_INFINITY,
+    cpuMs: Number.POSITIVE_INFINITY,
+    subrequests: Number.POSITIVE_INFINITY,
+    analyticsPoints: Number.POSITIVE_INFINITY,
+  }),
+  jobsPerHeartbeat: Number.POSITIVE_INFINITY,
+  releaseQueries: Number.POSITIVE_INFINITY,
+  overflowQueue: null,
+})
+
 const declared = new WeakMap<readonly Job[], JobsCapacity>()
 const mostDueOf = new WeakMap<readonly Job[], MostDue>()
 

@@ -1,5 +1,5 @@
 import { database } from "../db/index.ts"
-import { TIMED_OUT, within } from "../deadline.ts"
+import { TIMED_OUT } from "../deadline.ts"
 import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
 import { commitOnce, jobItemKey } from "../once.ts"
@@ -145,7 +145,7 @@ async function attempt(
     const claiming = shared.claims.claim({ name: job.name, slot: slot.getTime(), leaseMs: job.leaseMs, holder: runId })
     let answer: ClaimAnswer | typeof TIMED_OUT
     try {
-      answer = await within(claiming, deadline)
+      answer = await shared.within(claiming, deadline)
     } catch (error) {
       span.recordException(exceptionOf(error))
       // Not released: a claim that threw has no later answer to follow, so a release now could land
@@ -156,7 +156,9 @@ async function attempt(
       // The claim may still commit: once it answers that it did, end that lease, so the next slot is not refused.
       const skipped = { skipped: { slot: slot.getTime(), at: now() } }
       const release = claiming
-        .then((late) => late.won && within(releaseSlot(database(deps.env.DB), job.name, runId, skipped), deadline))
+        .then(
+          (late) => late.won && shared.within(releaseSlot(database(deps.env.DB), job.name, runId, skipped), deadline),
+        )
         .catch(() => {})
       deps.waitUntil?.(release)
       return finish("skipped", { deadlineMs: deadline }, "claim timed out")
@@ -181,7 +183,7 @@ async function attempt(
   const env = shared.jobEnv(deps.env)
   const once: JobContext["once"] = async (itemKey, statements) =>
     commitOnce(env.DB, jobItemKey(job.name, itemKey), statements, now())
-  const outcome = await runWithin(job, slot, workerEnv(env), runId, logger(fields), once)
+  const outcome = await runWithin(job, slot, workerEnv(env), runId, logger(fields), once, shared)
   // A job may throw undefined: the outcome, not the value thrown, says whether it failed.
   if (outcome.status === "failed") span.recordException(exceptionOf(outcome.error))
 
@@ -236,6 +238,7 @@ async function runWithin(
   runId: string,
   log: JobContext["log"],
   once: JobContext["once"],
+  shared: Pick<JobInvocation, "within">,
 ): Promise<{ status: RunOutcome; error?: unknown; summary: string | null }> {
   const controller = new AbortController()
   let summary: string | null = null
@@ -245,7 +248,7 @@ async function runWithin(
   const ctx: JobContext = { env, signal: controller.signal, runId, slot, log, report, once }
   try {
     // A job that ignores its signal keeps running, but the boundary stops waiting for it.
-    const ran = await within(
+    const ran = await shared.within(
       Promise.resolve().then(() => job.run(slot, ctx)),
       job.timeoutMs,
       () => controller.abort(new JobTimeoutError(`job "${job.name}" passed its ${job.timeoutMs} ms timeout`)),

@@ -3,6 +3,7 @@ import { TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { beat } from "../jobs/heartbeat.ts"
 import type { Job, RunResult } from "../jobs/index.ts"
+import { UNBOUNDED } from "../jobs/registry.ts"
 import { activeTracer } from "../tracing/index.ts"
 import { d1OverLibsql } from "./libsql/libsql-binding.ts"
 
@@ -62,7 +63,8 @@ export function createRuntime({ jobs, client, d1, vars = {}, now }: RuntimeOptio
   return {
     env,
     executionContext,
-    beat: (scheduledTime) => track(beat(jobs, scheduledTime, env, { waitUntil, ...(now ? { now } : {}) })),
+    beat: (scheduledTime) =>
+      track(beat(jobs, scheduledTime, env, { waitUntil, capacity: UNBOUNDED, ...(now ? { now } : {}) })),
     async drain(ms) {
       let timer: ReturnType<typeof setTimeout> | undefined
       const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
