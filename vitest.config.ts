@@ -50,6 +50,9 @@ export default defineConfig(async () => {
                   HELD_JOBS: { queueName: "slotwise-jobs-held" },
                 },
                 queueConsumers: { "slotwise-jobs": { maxBatchSize: 1, maxBatchTimeout: 1 } },
+                // test/compat: a D1 database with the previous release's migrations only, and 0.1.0's ScheduleStream.
+                d1Databases: { PREVIOUS_SCHEMA_DB: "slotwise-previous-schema" },
+                durableObjects: { SCHEDULES_010: { className: "ScheduleStream010", useSQLite: true } },
               },
             }),
           ],

@@ -1,7 +1,8 @@
 /**
  * `npm run check`'s migrations drift check: the example app's migrations/ holds each of the engine's D1
  * migrations (src/infra/migrations) as `slotwise-migrations` copies them, NNNN_slotwise_<name>.sql, byte for
- * byte and in the engine's order, and no slotwise_ copy the engine does not have.
+ * byte and in the engine's order, and no slotwise_ copy the engine does not have; and no engine migration drops or
+ * renames a table or column without saying it is a contract step (contractingStatements).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
@@ -69,13 +70,44 @@ export function postgresTwinDrift(engineDir: string, appDir: string): string[] {
   return problems
 }
 
-const problems = [...migrationDrift(ENGINE, APP), ...postgresTwinDrift(ENGINE, APP)]
+/** A statement that takes away what a running release may use: a dropped or renamed table or column. */
+const CONTRACTS = /\b(?:DROP\s+(?:TABLE|COLUMN)|RENAME\s+(?:TO|COLUMN))\b/i
+/** The line that must stand right above such a statement: what goes, and the release since which nothing uses it. */
+const CONTRACT_NOTE = /^--\s*contract:.*\bunused since \d+\.\d+\.\d+/i
+
+/**
+ * Migrations only expand (docs/upgrading.md): a statement that drops or renames a table or column, in an engine
+ * migration or its PostgreSQL twin, is a contract step, allowed only right below a `-- contract: <what>, unused since
+ * <release>` line, once no release still deployed beside it uses what it takes away (CHANGELOG.md says when).
+ */
+export function contractingStatements(engineDir: string): string[] {
+  const problems: string[] = []
+  for (const dir of [engineDir, path.join(engineDir, "postgres")]) {
+    for (const file of sqlFiles(dir)) {
+      const lines = readFileSync(path.join(dir, file), "utf8").split("\n")
+      lines.forEach((line, i) => {
+        if (CONTRACTS.test(line.replace(/--.*$/, "")) && !CONTRACT_NOTE.test(lines[i - 1]?.trim() ?? "")) {
+          problems.push(
+            `${path.relative(ROOT, path.join(dir, file))}:${i + 1} drops or renames (\`${line.trim()}\`) without a ` +
+              "`-- contract: <what>, unused since <release>` line above it: migrations only expand",
+          )
+        }
+      })
+    }
+  }
+  return problems
+}
+
+const problems = [...migrationDrift(ENGINE, APP), ...postgresTwinDrift(ENGINE, APP), ...contractingStatements(ENGINE)]
 if (problems.length > 0) {
   console.error(
-    `migrations/ has drifted from the engine's D1 migrations or their PostgreSQL twins:\n  ${problems.join("\n  ")}\n` +
+    `migrations/ has drifted from the engine's D1 migrations or their PostgreSQL twins, or one contracts:\n  ${problems.join("\n  ")}\n` +
       "A missing copy: `npm run build && node bin/slotwise-migrations.js migrations`. A changed engine migration that\n" +
       "was released: add a new one instead; a copy edited by hand: copy the engine's file back. A missing PostgreSQL\n" +
       "twin: write it (BIGINT for epoch milliseconds) under postgres/ with the D1 file's name.",
   )
   process.exitCode = 1
-} else console.log("migrations/: every engine migration copied unchanged, in order; every one has its PostgreSQL twin")
+} else
+  console.log(
+    "migrations/: every engine migration copied unchanged, in order; every one has its PostgreSQL twin; none drops or renames",
+  )

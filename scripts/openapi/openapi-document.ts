@@ -7,6 +7,8 @@
 import * as z from "zod/mini"
 import { ANSWERS, components } from "../../src/infra/admin/answers.ts"
 import {
+  backfillBody,
+  cancelBody,
   eventsQuery,
   jobHistoryQuery,
   jobParam,
@@ -47,7 +49,8 @@ const INPUTS: { [R in RouteName]?: { param?: Input; query?: Input; json?: Input 
   schedules: { param: streamParam, query: schedulesQuery },
   schedule: { param: scheduleParam },
   putSchedule: { param: scheduleParam, json: scheduleBody },
-  cancel: { param: scheduleParam },
+  cancel: { param: scheduleParam, json: cancelBody },
+  backfill: { param: scheduleParam, json: backfillBody },
   resume: { param: scheduleParam },
   trigger: { param: scheduleParam },
   remove: { param: scheduleParam },
@@ -87,6 +90,8 @@ function parameters(doc: RouteDoc, inputs: (typeof INPUTS)[RouteName]) {
 const TAG = { name: "admin", description: "slotwise's admin: jobs, leases, schedule streams and health" }
 
 const TIMINGS = ["at", "after", "every", "cron"] as const
+/** What only a recurring timing takes. */
+const RECURRING_ONLY = ["startAt", "endAt", "times"]
 
 /**
  * A schedule's PUT body as one of four shapes, one per timing, each refusing the other timings (and
@@ -95,7 +100,11 @@ const TIMINGS = ["at", "after", "every", "cron"] as const
 function oneTiming(body: JsonSchema): JsonSchema {
   const { properties, required, ...rest } = body as { properties: JsonSchema; required: string[] }
   const refused = (field: string, timing: string) =>
-    field === "timezone" ? timing !== "cron" : field !== timing && (TIMINGS as readonly string[]).includes(field)
+    field === "timezone"
+      ? timing !== "cron"
+      : RECURRING_ONLY.includes(field)
+        ? timing === "at" || timing === "after"
+        : field !== timing && (TIMINGS as readonly string[]).includes(field)
   return {
     oneOf: TIMINGS.map((timing) => ({
       ...rest,
@@ -125,7 +134,13 @@ function operation(name: RouteName) {
     security: [{ bearer: [] }],
     ...(params.length ? { parameters: params } : {}),
     ...(route.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: ref(route.body) } } } }
+      ? {
+          requestBody: {
+            // A cancel's body (its reason) is optional.
+            required: route.body !== "CancelBody",
+            content: { "application/json": { schema: ref(route.body) } },
+          },
+        }
       : {}),
     responses: {
       200: { description: STATUS_TEXT[200], content: { "application/json": { schema: ref(idOf(ANSWERS[name])) } } },
@@ -177,6 +192,8 @@ export function openapiDocument(version: string) {
         Json: { description: "any JSON value" },
         ScheduleBody: oneTiming(accepted(scheduleBody)),
         PauseBody: accepted(pauseBody),
+        CancelBody: accepted(cancelBody),
+        BackfillBody: accepted(backfillBody),
       },
     },
   }

@@ -62,10 +62,16 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     summary: "A schedule and its newest events (each schedule keeps its newest 12)",
   },
   putSchedule: {
-    summary: "Creates or replaces a schedule (the same rules as the client's upsert)",
+    summary:
+      "Creates or replaces a schedule (the same rules as the client's upsert): a timing, and for every and cron an optional window (startAt, endAt), count (times) and jitter",
   },
   cancel: {
-    summary: "Cancels a schedule: nothing more is delivered until it is resumed",
+    summary:
+      "Cancels a schedule: nothing more is delivered until it is resumed. An optional JSON body's reason is kept on the schedule (cancelReason) and in its schedule/cancelled event",
+  },
+  backfill: {
+    summary:
+      "Delivers once more each occurrence a recurring schedule names in a past range (at most 1,000), each as a one-shot of its own with its own key, paced by the stream's delivery loop; dryRun only counts them. 409 for a one-shot or a range over the limit",
   },
   resume: {
     summary: "Resumes a cancelled or failed schedule from its next due time",

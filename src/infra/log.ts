@@ -1,3 +1,4 @@
+import { withMissingMigration } from "./missing-migration.ts"
 import { redactUrlSecrets } from "./url-secrets.ts"
 
 export type LogLevel = "debug" | "info" | "warn" | "error"
@@ -52,7 +53,8 @@ const SHAPE_MAX = 200
 
 /**
  * A short, loggable description of anything thrown: its innermost cause (drizzle wraps D1's), with
- * the userinfo, query values and fragment of any URL in it hidden (`***`). Never throws, whatever
+ * the userinfo, query values and fragment of any URL in it hidden (`***`), and the slotwise migration a
+ * database error shows missing named (missing-migration.ts). Never throws, whatever
  * was thrown: an object with no prototype, a throwing getter, a revoked Proxy.
  *
  * @example
@@ -62,8 +64,9 @@ const SHAPE_MAX = 200
  * ```
  */
 export function describeError(error: unknown): string {
-  // A message may quote a URL with its credentials (a fetch's, a redirect's Location): never shown.
-  return redactUrlSecrets(describeAnything(error))
+  // A message may quote a URL with its credentials (a fetch's, a redirect's Location): never shown. A database
+  // error naming what a slotwise migration adds says which migration is missing (an upgrade deployed before it).
+  return withMissingMigration(redactUrlSecrets(describeAnything(error)))
 }
 
 function describeAnything(error: unknown): string {
@@ -92,9 +95,10 @@ function textOf(value: unknown): string {
 /** An object that cannot be turned into text, by its fields as JSON, or by its type alone. */
 function shapeOf(value: unknown): string {
   try {
-    const json = JSON.stringify(value)
-    if (typeof json === "string")
-      return `${typeof value} ${json.length > SHAPE_MAX ? `${json.slice(0, SHAPE_MAX)}…` : json}`
+    const found = JSON.stringify(value)
+    // Hidden before the cut: a cut inside `user:password@` would leave the password's start for no regex to find.
+    const json = typeof found === "string" ? redactUrlSecrets(found) : undefined
+    if (json !== undefined) return `${typeof value} ${json.length > SHAPE_MAX ? `${json.slice(0, SHAPE_MAX)}…` : json}`
   } catch {
     // a throwing getter, a BigInt field or a revoked Proxy: the type is all there is to say
   }

@@ -15,3 +15,4 @@ export { ONCE_RETENTION_MS, type OnceResult, type OnceStatement } from "./once.t
 export * as Retry from "./retry.ts"
 export * from "./schedules/index.ts"
 export { type AttributeValue, type Exception, type SpanLike, type Tracer, useTracer } from "./tracing/index.ts"
+export { SLOTWISE_VERSION } from "./version.ts"

@@ -2,7 +2,7 @@
 # The adopter matrix (`npm run test:adopter`, in CI): Workers of their own, copied out of this repository (so nothing
 # resolves to its node_modules) and given the packed tarball as docs/add-to-a-worker.md says. Each runs strict tsc, `wrangler deploy
 # --dry-run` under the budget, then under `wrangler dev` the heartbeat fired by `slotwise-heartbeat` runs a job. Each
-# supported value is covered once, in four Worker runs:
+# supported value is covered once, and each Worker shape init wires, in these runs:
 #   lowest-node  the adopter in this folder with wrangler.toml, on the lowest Node.js slotwise states (engines.node,
 #                from npm's `node` package), installed by the guide's install lines as npm resolves them on that Node
 #                (today's wrangler, Workers types, TypeScript and Hono), then dev-check.mjs
@@ -11,12 +11,20 @@
 #   init-toml    create-cloudflare's hello world (c3/) with wrangler.toml: the guide's install lines, `npx slotwise init`
 #                (its dry run writes nothing, a second run changes nothing), then init-check.mjs
 #   init-jsonc   the same with wrangler.jsonc
+#   init-scheduled, init-durable-object, init-hono  create-cloudflare's "Scheduled Worker" (`--type scheduled`: its own
+#                scheduled() on "* * * * *"), "hello-world-durable-object" (its own Durable Object and migration v1)
+#                and Hono (`export default app`, `wrangler types --env-interface CloudflareBindings`) templates, each in
+#                the JSONC config create-cloudflare gives it, from the create-cloudflare package (c3-template.mjs):
+#                init, the steps it prints, then init-check.mjs with the template's own routes, cron and Durable Object
+#   init-hand-written  the hello world with hand-written.jsonc (comments, one-line arrays, env.staging with its own
+#                triggers, D1, Durable Objects and migrations), saved with a byte order mark and CRLF: the same, and
+#                `wrangler deploy --dry-run --env staging`, whose config must hold the heartbeat's cron, DB and SCHEDULES
 # c3/ is what create-cloudflare 2.74.0 writes for `npm create cloudflare@2.74.0 hello-c3 -- --type=hello-world
 # --lang=ts` (package.json, its lockfile, tsconfig.json, src/index.ts, .gitignore, wrangler.jsonc); its wrangler.toml is
 # the same template through create-cloudflare's own TOML path (the template's wrangler.jsonc given as wrangler.toml).
 # Every command the guide (docs/add-to-a-worker.md) shows is run through `guide`, which fails unless the guide shows it
-# word for word. The variants run at once, each in its own folder and ports; one npm cache, one tarball, one install for both
-# init variants. Usage: run.sh [variant...] (default: all four).
+# word for word. The variants run at once, each in its own folder and ports; one npm cache, one tarball, one install for
+# every init variant (c3/'s, linked). Usage: run.sh [variant...] (default: all).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -26,7 +34,9 @@ unset npm_config_save_exact
 
 # What docs/limits.md promises: the Worker's deploy bundle, minified, under this many KiB gzip.
 BUDGET_KIB=100
-ALL="lowest-node lowest init-toml init-jsonc"
+ALL="lowest-node lowest init-toml init-jsonc init-scheduled init-durable-object init-hono init-hand-written"
+# Each init variant's create-cloudflare template (init-toml and init-jsonc: c3/, its hello world).
+declare -A TEMPLATE=([init-scheduled]=scheduled [init-durable-object]=hello-world-durable-object [init-hono]=hono)
 manifest() { node -p "require('$root/package.json').$1"; }
 LOWEST_NODE=$(manifest 'engines.node.replace(/^>=/, "")')
 variants=${*:-$ALL}
@@ -175,15 +185,48 @@ c3_base() {
 }
 
 variant_init() {
-  local config=$1 dir="$work/init-${1#wrangler.}" before output
+  local config=$1 dir="$work/init-${1#wrangler.}"
   mkdir "$dir"
   (cd "$work/c3" && tar --exclude=./node_modules -cf - .) | tar -C "$dir" -xf -
+  rm "$dir/$([ "$config" = wrangler.toml ] && echo wrangler.jsonc || echo wrangler.toml)"
+  init_steps "$dir" hello-world
+}
+
+# The hello world with hand-written.jsonc, saved with a byte order mark and CRLF; staging deployable after init.
+variant_hand_written() {
+  local dir="$work/init-hand-written"
+  mkdir "$dir"
+  (cd "$work/c3" && tar --exclude=./node_modules --exclude=./wrangler.toml -cf - .) | tar -C "$dir" -xf -
+  node -e 'const fs = require("fs"); const text = fs.readFileSync(process.argv[1], "utf8")
+    fs.writeFileSync(process.argv[2], "\ufeff" + text.replace(/\n/g, "\r\n"))' "$here/hand-written.jsonc" "$dir/wrangler.jsonc"
+  init_steps "$dir" hello-world
+  node -e 'const { parse } = require(process.argv[1]); const fs = require("fs"); const raw = fs.readFileSync("wrangler.jsonc", "utf8")
+    if (!raw.startsWith("\ufeff") || raw.slice(1).replace(/\r\n/g, "").includes("\n")) throw new Error("the BOM or CRLF was lost")
+    const staging = parse(raw.slice(1)).env.staging
+    const ok = staging.triggers.crons.includes("* * * * *") && staging.d1_databases.some((b) => b.binding === "DB") &&
+      staging.durable_objects.bindings.some((b) => b.name === "SCHEDULES") && staging.migrations.length === 1
+    if (!ok) throw new Error("env.staging lacks what slotwise needs: " + JSON.stringify(staging))' "$root/node_modules/jsonc-parser"
+  node_modules/.bin/wrangler deploy --dry-run --env staging --outdir "$PWD/.dist-staging" >/dev/null ||
+    fail "wrangler deploy --dry-run --env staging failed"
+  echo "env.staging: the heartbeat's cron, DB and SCHEDULES of its own; wrangler deploy --dry-run --env staging: ok"
+}
+
+# A create-cloudflare template (c3-template.mjs) with its JSONC config, on c3/'s shared install.
+variant_template() {
+  local template=$1 dir="$work/$2"
+  mkdir "$dir"
+  node "$here/c3-template.mjs" "$template" "$dir"
+  init_steps "$dir" "$template"
+}
+
+# `npx slotwise init` and the steps it prints, in $1 (template $2), on c3/'s shared install; then init-check.mjs.
+init_steps() {
+  local dir=$1 template=$2 before output
   # The shared install, linked: nothing under node_modules is written after it (wrangler keeps its state in .wrangler).
   ln -s "$work/c3/node_modules" "$dir/node_modules"
   cp "$here/init-check.mjs" "$here/wrangler-dev.mjs" "$dir/"
-  rm "$dir/$([ "$config" = wrangler.toml ] && echo wrangler.jsonc || echo wrangler.toml)"
   cd "$dir"
-  echo "node $(node --version), wrangler $(version wrangler), typescript $(version typescript), hono $(version hono)"
+  echo "$template: node $(node --version), wrangler $(version wrangler), typescript $(version typescript), hono $(version hono)"
   before=$(tree_sum .)
   guide "npx slotwise init --dry-run"
   [ "$(tree_sum .)" = "$before" ] || fail "slotwise init --dry-run wrote to the Worker"
@@ -192,14 +235,17 @@ variant_init() {
   output=$(node_modules/.bin/slotwise init)
   [ "$(tree_sum .)" = "$before" ] && [[ $output == *"nothing changed"* ]] || fail "a second init changed: $output"
   echo "a second slotwise init: $output"
-  guide "npx wrangler types" "npx wrangler types >/dev/null"
-  node_modules/.bin/tsc
-  # slotwise's declarations checked too (create-cloudflare skips .d.ts files), on the runtime types wrangler wrote.
-  node_modules/.bin/tsc --skipLibCheck false --types ./worker-configuration.d.ts
-  echo "tsc: create-cloudflare's tsconfig (strict), and skipLibCheck false on wrangler's runtime types: clean"
+  # Each template has create-cloudflare's typegen script, which init prints (Hono's keeps --env-interface).
+  guide "npm run cf-typegen" "npm run cf-typegen >/dev/null"
+  node_modules/.bin/tsc --noEmit
+  if [ "$template" != hono ]; then
+    # slotwise's declarations checked too (create-cloudflare skips .d.ts files), on the runtime types wrangler wrote.
+    node_modules/.bin/tsc --noEmit --skipLibCheck false --types ./worker-configuration.d.ts
+  fi
+  echo "tsc: the template's tsconfig (strict)$([ "$template" != hono ] && echo ", and skipLibCheck false on wrangler's runtime types"): clean"
   one_hono_and_budget
   guide "npx wrangler d1 migrations apply DB --local" "npx wrangler d1 migrations apply DB --local >/dev/null"
-  node init-check.mjs
+  node init-check.mjs "$template"
 }
 
 # Each variant in the background, its output in its own log; the two init variants after their shared install.
@@ -218,15 +264,26 @@ launch() {
 }
 wants lowest-node && launch lowest-node variant_lowest_node
 wants lowest && launch lowest variant_lowest
-if wants init-toml || wants init-jsonc; then
+init_all=""
+for variant in init-toml init-jsonc init-hand-written "${!TEMPLATE[@]}"; do
+  wants "$variant" && init_all="$init_all $variant"
+done
+if [ -n "$init_all" ]; then
   init_variants() {
     c3_base
-    local config pid status=0
+    local variant pid status=0
     declare -A inits
-    for config in wrangler.toml wrangler.jsonc; do
-      wants "init-${config#wrangler.}" || continue
-      (variant_init "$config") >"$work/logs/init-${config#wrangler.}.log" 2>&1 &
-      inits[$config]=$!
+    for variant in $init_all; do
+      # At most INIT_JOBS at once (default: the machine's cores): each runs tsc, wrangler and workerd, and more at
+      # once than cores only slows every one of them towards its commands' time bounds.
+      while [ "$(jobs -rp | wc -l)" -ge "${INIT_JOBS:-$(nproc)}" ]; do sleep 1; done
+      case $variant in
+        init-toml) (variant_init wrangler.toml) ;;
+        init-jsonc) (variant_init wrangler.jsonc) ;;
+        init-hand-written) (variant_hand_written) ;;
+        *) (variant_template "${TEMPLATE[$variant]}" "$variant") ;;
+      esac >"$work/logs/$variant.log" 2>&1 &
+      inits[$variant]=$!
     done
     for pid in "${inits[@]}"; do wait "$pid" || status=1; done
     return "$status"

@@ -134,6 +134,34 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     const state: "scheduled" | "completed" | "cancelled" | "failed" | undefined = acted.data?.schedule.state
     void state
   }
+  const noted = await record(
+    "cancel", "post", "/streams/{stream}/schedules/{id}/cancel",
+    admin.POST("/streams/{stream}/schedules/{id}/cancel", { params: { path: at }, body: { reason: "paused by ops" } }),
+  )
+  const note: string | null | undefined = noted.data?.schedule.cancelReason
+  const hourly = { stream: at.stream, id: "hourly" }
+  await record(
+    "putSchedule", "put", "/streams/{stream}/schedules/{id}",
+    admin.PUT("/streams/{stream}/schedules/{id}", {
+      params: { path: hourly },
+      body: { consumer: "billing.trial-reminder", every: "1 hour", startAt: Date.now() - 86_400_000, times: 48, jitter: "5 minutes" },
+    }),
+  )
+  const preview = await record(
+    "backfill", "post", "/streams/{stream}/schedules/{id}/backfill",
+    admin.POST("/streams/{stream}/schedules/{id}/backfill", {
+      params: { path: hourly },
+      body: { from: Date.now() - 6 * 3_600_000, to: Date.now() - 60_000, dryRun: true },
+    }),
+  )
+  const count: number | undefined = preview.data?.backfill.count
+  await record(
+    "backfill", "post", "/streams/{stream}/schedules/{id}/backfill",
+    admin.POST("/streams/{stream}/schedules/{id}/backfill", {
+      params: { path: at },
+      body: { from: Date.now() - 6 * 3_600_000, to: Date.now() - 60_000 },
+    }),
+  )
   const events = await record(
     "events", "get", "/streams/{stream}/events",
     admin.GET("/streams/{stream}/events", { params: { path: { stream: at.stream }, query: { limit: 5 } } }),
@@ -158,7 +186,7 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     "remove", "delete", "/streams/{stream}/schedules/{id}",
     admin.DELETE("/streams/{stream}/schedules/{id}", { params: { path: at } }),
   )
-  void [now, outcome, due, median, since, until, held, nextAt, listed, scheduled, kind, seq, type, step, delivered, gone]
+  void [now, outcome, due, median, since, until, held, nextAt, listed, scheduled, kind, seq, type, step, delivered, gone, note, count]
   return answers
 }
 
@@ -169,7 +197,10 @@ export const oneTimingEach: ScheduleBody[] = [
   { consumer: "c", after: "1 hour", payload: { account: "acme" } },
   { consumer: "c", every: 60000, maxAttempts: 3 },
   { consumer: "c", cron: "0 9 * * *", timezone: "Europe/Berlin" },
+  { consumer: "c", every: "1 hour", startAt: "2030-01-01T00:00:00Z", endAt: 1_900_000_000_000, times: 12, jitter: "1 minute" },
 ]
+// @ts-expect-error a count belongs to every and cron alone
+export const countedOnce: ScheduleBody = { consumer: "c", after: "1 hour", times: 2 }
 // An unused @ts-expect-error fails the compile: each body below must really be refused.
 // @ts-expect-error every and cron together
 export const twoTimings: ScheduleBody = { consumer: "c", every: "1 minute", cron: "* * * * *" }

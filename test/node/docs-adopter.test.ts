@@ -116,7 +116,7 @@ describe("the adopter's guide (docs/add-to-a-worker.md) and README's example", (
     // The tarball lines stand for `npm install slotwise`, which run.sh runs with the tarball it packed.
     const notRun = new Set([
       "cd path/to/slotwise && npm ci && npm pack",
-      "cd path/to/your-worker && npm install path/to/slotwise/slotwise-0.1.0.tgz",
+      `cd path/to/your-worker && npm install path/to/slotwise/slotwise-${JSON.parse(read(path.join(root, "package.json"))).version}.tgz`,
     ])
     const shown = shCommands(guide())
     expect([...shown].filter((command) => !run.has(command) && !notRun.has(command))).toEqual([])

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
 import { init } from "../../src/infra/init/cli.ts"
-import { isHelloWorld } from "../../src/infra/init/entry.ts"
+
 import { nextMigrationTag } from "../../src/infra/init/migration-tag.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -45,16 +45,18 @@ describe("npx slotwise init", () => {
     it(`adds slotwise to create-cloudflare's hello world (${config}), and a second run changes nothing`, () => {
       const dir = helloWorld(config)
       const entryBefore = read(dir, "src/index.ts")
-      expect(isHelloWorld(entryBefore)).toBe(true)
       const first = run(dir)
       expect(first.code).toBe(0)
       expect(read(dir, config)).toMatch(/minify|"minify"/)
       expect(read(dir, "src/jobs.ts")).toContain('name: "example.hello"')
       expect(read(dir, "src/consumers.ts")).toContain("export const consumers: Consumer[] = []")
       const entry = read(dir, "src/index.ts")
-      expect(entry.startsWith(entryBefore.slice(0, entryBefore.indexOf("*/") + 2))).toBe(true)
+      // Every line of the Worker's own is kept, comments included; only `export default {` became `const worker = {`.
+      const [header, code] = entryBefore.split(/(?=export default \{)/)
+      expect(entry.startsWith(`${header}import { Hono } from "hono";`)).toBe(true)
+      expect(entry).toContain(code?.replace("export default {", "const worker = {"))
       expect(entry).toContain("export class ScheduleStream extends Schedules.durableObject({ consumers }) {}")
-      expect(entry).toContain("scheduled: Jobs.heartbeat(workerJobs),")
+      expect(entry).toContain('if (controller.cron === "* * * * *") return slotwiseHeartbeat(controller, env, ctx);')
       expect(entry).toContain('return new Response("Hello World!");')
       expect(read(dir, ".dev.vars")).toMatch(/^ADMIN_TOKEN=[0-9a-f]{48}\n$/)
       // create-cloudflare's .gitignore has `.dev.vars*` already.
@@ -99,23 +101,30 @@ describe("npx slotwise init", () => {
     )
   })
 
-  it("leaves an entry that is not create-cloudflare's hello world as it is, and prints the lines to add", () => {
+  it("leaves a WorkerEntrypoint entry as it is, and prints the lines to add for that shape", () => {
     const dir = helloWorld("wrangler.jsonc")
-    const entry = 'export default { fetch: () => new Response("mine") } satisfies ExportedHandler<Env>\n'
+    const entry = [
+      'import { WorkerEntrypoint } from "cloudflare:workers"',
+      "export default class extends WorkerEntrypoint<Env> {",
+      '  async fetch() { return new Response("mine") }',
+      "}",
+      "",
+    ].join("\n")
     writeFileSync(path.join(dir, "src/index.ts"), entry)
     const done = run(dir)
     expect(done.code).toBe(0)
     expect(read(dir, "src/index.ts")).toBe(entry)
-    expect(done.stdout).toContain("The entry is not create-cloudflare's hello world, so init left it as it is. Add:")
+    expect(done.stdout).toContain("init left the entry as it is: its default export is a WorkerEntrypoint class. Add:")
     for (const line of [
       '  import { Jobs, Schedules } from "slotwise";',
       '  import { jobs } from "./jobs";',
-      "  const workerJobs = Jobs.registry([...jobs, Schedules.watchdog]);",
+      "  const slotwiseJobs = Jobs.registry([...jobs, Schedules.watchdog]);",
       "  export class ScheduleStream extends Schedules.durableObject({ consumers }) {}",
-      "  scheduled: Jobs.heartbeat(workerJobs),",
+      '    if (controller.cron === "* * * * *") await slotwiseHeartbeat(controller, this.env, this.ctx);',
     ]) {
       expect(done.stdout).toContain(line)
     }
+    expect(done.stdout).not.toContain("app.route")
   })
 
   it("refuses a fixed name the Worker uses for something else, naming it, and writes nothing", () => {
@@ -203,7 +212,9 @@ describe("npx slotwise init", () => {
     const done = run(dotenv)
     expect(read(dotenv, ".env")).toMatch(/^API_KEY=k\nADMIN_TOKEN=[0-9a-f]{48}\n$/)
     expect(existsSync(path.join(dotenv, ".dev.vars"))).toBe(false)
-    expect(done.stdout).toContain("there is no .gitignore: keep .env out of version control")
+    // No .gitignore: init creates one that keeps the secrets out of git.
+    expect(read(dotenv, ".gitignore")).toBe(".env\n")
+    expect(done.stdout).toContain("created .gitignore:\n    + created, ignoring .env")
 
     const ignored = helloWorld("wrangler.jsonc")
     writeFileSync(path.join(ignored, ".gitignore"), "node_modules/")

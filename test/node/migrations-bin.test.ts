@@ -29,12 +29,14 @@ function installed() {
   cpSync(path.join(root, "package.json"), path.join(dir, "pkg/package.json"))
   symlinkSync(path.join(root, "node_modules"), path.join(dir, "pkg/node_modules"))
   cpSync(engine, path.join(dir, "pkg/dist/migrations"), { recursive: true })
-  // The copy the bin shares with `slotwise init`, as the build writes it.
+  // The copy the bin shares with `slotwise init`, as the build writes it (its own imports, atomic-write.ts, with it).
   buildSync({
     entryPoints: [path.join(root, "src/infra/init/migrations.ts")],
     outfile: path.join(dir, "pkg/dist/init/migrations.js"),
     format: "esm",
     platform: "node",
+    bundle: true,
+    packages: "external",
     logLevel: "warning",
   })
   mkdirSync(path.join(dir, "app"))

@@ -98,20 +98,24 @@ function databaseClockMigration(
     close: () => Promise<void>
   }>,
 ) {
-  it("sets a last_slot left ahead of the database's clock back to it, judges an old lease as the longest, and drops lower_slot", async () => {
+  it("sets a last_slot left ahead of the database's clock back to it, judges an old lease as the longest, and keeps lower_slot and jump_start (0.1.0 writes them)", async () => {
     const db = await open()
     try {
       await db.migrate(before(db.folder, DATABASE_CLOCK))
       const now = Date.now()
       const minute = now - (now % MINUTE)
-      const rows: Array<[string, number, number | null, string | null]> = [
-        ["stuck", minute + 24 * 60 * MINUTE, null, null],
-        ["on-time", minute - MINUTE, null, null],
-        ["held", minute, now + 5 * MINUTE, "old-run"],
-        ["far-lease", minute, now + 24 * 60 * MINUTE, "ahead-run"],
+      // name, last_slot, lease_until, holder, lower_slot, jump_start: as 0.1.0's claim left them.
+      const rows: Array<[string, number, number | null, string | null, number | null, number | null]> = [
+        ["stuck", minute + 24 * 60 * MINUTE, null, null, minute - MINUTE, minute + 24 * 60 * MINUTE],
+        ["on-time", minute - MINUTE, null, null, minute - 2 * MINUTE, null],
+        ["held", minute, now + 5 * MINUTE, "old-run", null, null],
+        ["far-lease", minute, now + 24 * 60 * MINUTE, "ahead-run", null, null],
       ]
       for (const row of rows)
-        await db.run("INSERT INTO jobs_leases (name, last_slot, lease_until, holder) VALUES (?, ?, ?, ?)", row)
+        await db.run(
+          "INSERT INTO jobs_leases (name, last_slot, lease_until, holder, lower_slot, jump_start) VALUES (?, ?, ?, ?, ?, ?)",
+          row,
+        )
       const migrated = Date.now()
       expect((await db.migrate(db.folder))[0]).toBe(DATABASE_CLOCK)
       const after = Date.now()
@@ -119,10 +123,11 @@ function databaseClockMigration(
       const of = (name: string) => read.find((row) => row.name === name)
       expect(Number(of("stuck")?.last_slot)).toBeGreaterThanOrEqual(migrated - 1)
       expect(Number(of("stuck")?.last_slot)).toBeLessThanOrEqual(after + 1)
+      // Expand only: 0.1.0's columns stay; the gap a set-back last_slot no longer stands above is cleared.
+      expect(of("stuck")).toMatchObject({ lower_slot: null, jump_start: null })
       expect(of("on-time")).toMatchObject({ last_slot: minute - MINUTE, lease_ms: null })
-      expect(of("held")).toMatchObject({ lease_ms: 960_000, holder: "old-run" })
-      expect(Object.keys(of("held") ?? {})).not.toContain("lower_slot")
-      expect(Object.keys(of("held") ?? {})).not.toContain("jump_start")
+      expect(Number(of("on-time")?.lower_slot)).toBe(minute - 2 * MINUTE)
+      expect(of("held")).toMatchObject({ lease_ms: 960_000, holder: "old-run", lower_slot: null, jump_start: null })
       // The next minute claims as ever: the job is no longer blocked for a day, a live old lease is held,
       // and a lease ending a day ahead (more than twice the longest lease) is reclaimed.
       const next = minute + MINUTE

@@ -69,7 +69,7 @@ describe("the published package", () => {
     expect(checked.code).toBe(0)
   })
 
-  it("type-checks a strict Node project (NodeNext, the `node` condition) importing slotwise and slotwise/node", () => {
+  it("type-checks a strict Node project (NodeNext, the `node` condition, Node's types only, skipLibCheck off) importing slotwise and slotwise/node", () => {
     const checked = run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"], node)
     expect(checked.output).toBe("")
     expect(checked.code).toBe(0)

@@ -153,7 +153,10 @@ describe("rows written", () => {
       return Array.from({ length: 5 }, (_, i) =>
         written(store, () =>
           store.transaction(() => {
-            const spec = { id: `c${i}`, consumer: "test.scripted", payload: "null", maxAttempts: null }
+            const spec = {
+              ...{ id: `c${i}`, consumer: "test.scripted", payload: "null", maxAttempts: null },
+              ...{ startAt: null, endAt: null, times: null, jitterMs: null },
+            }
             store.apply(
               core.upsert(undefined, { ...spec, timing: { kind: "at", atMs: T0 + i } }, T0, i) as core.Change,
               T0,

@@ -10,6 +10,10 @@ const spec = (timing: ScheduleSpec["timing"]): ScheduleSpec => ({
   payload: "null",
   maxAttempts: null,
   timing,
+  startAt: null,
+  endAt: null,
+  times: null,
+  jitterMs: null,
 })
 /** A created row's incarnation, as the stream draws one (idempotency-key.ts). */
 const INCARNATION = 0x0123456789ab

@@ -256,7 +256,8 @@ describe("schema migration", () => {
       }
     })
     // Version 3 adds finished_at, null for a row still scheduled; version 4 the incarnation, null: the row keeps
-    // its keys; version 6 its events on it, its newest seq, no claim record over it.
+    // its keys; version 6 its events on it, its newest seq, no claim record over it; version 7 no window, count,
+    // jitter, reason or parent, and nothing delivered.
     expect(result.after).toEqual(
       result.before.map((row) => ({
         ...row,
@@ -266,6 +267,8 @@ describe("schema migration", () => {
         event_lines: expect.any(String),
         event_seq: LAST_V1_SEQ + 1,
         written_seq: 0,
+        ...{ start_at: null, end_at: null, times: null, delivered: 0, jitter_ms: null },
+        ...{ cancel_reason: null, backfill_of: null },
       })),
     )
     expect(result.version).toBe(String(SCHEMA_VERSION))
@@ -377,6 +380,13 @@ describe("rows read back", () => {
         updatedAt: T0 + 14,
         finishedAt: T0 + 15,
         incarnation: 2 ** 48 - 16,
+        startAt: T0 + 17,
+        endAt: T0 + 18,
+        times: 19,
+        delivered: 20,
+        jitterMs: 21,
+        cancelReason: "reason 22",
+        backfillOf: "parent-23",
       }
       // A row stored before incarnations reads back null.
       const other = { ...row, id: "round-trip-2", finishedAt: null, incarnation: null }

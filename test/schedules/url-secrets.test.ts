@@ -58,6 +58,20 @@ describe("no URL secret reaches a reason, an event, a log line or a span", () =>
     expect(JSON.stringify([row, await eventsOf(stream, "thrown"), logs.lines])).not.toContain(SECRET)
   })
 
+  it("hides them before describeError cuts a thrown object's JSON, wherever the cut falls", () => {
+    // A thrown object with no prototype is described as JSON cut to 200 characters: for every place of the
+    // URL, the cut falls somewhere in `user:password@`, the query or the fragment, and none of it shows.
+    for (let pad = 150; pad <= 210; pad++) {
+      const thrown = Object.assign(Object.create(null), {
+        at: "x".repeat(pad),
+        url: `https://bot:${SECRET}@hooks.example/in?token=${SECRET}#${SECRET}`,
+      })
+      const text = describeError(thrown)
+      expect(text.startsWith('object {"at":"x')).toBe(true)
+      for (let length = 4; length <= SECRET.length; length++) expect(text).not.toContain(SECRET.slice(0, length))
+    }
+  })
+
   it("hides them in describeError, in every string of a log line, and in a span's exception", () => {
     const error = new Error(`GET https://u:${SECRET}@h.example/?k=${SECRET} failed`, {
       cause: new TypeError(`fetch https://h.example/?k=${SECRET}`),

@@ -2,7 +2,12 @@ import { listDurableObjectIds } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/contract/definition.ts"
-import { type Json, ScheduleDefinitionError, Schedules } from "../../src/infra/schedules/index.ts"
+import {
+  type Json,
+  type ScheduleDefinition,
+  ScheduleDefinitionError,
+  Schedules,
+} from "../../src/infra/schedules/index.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { cronSearches } from "../support/cron-searches.ts"
 import { openStream, SECOND, T0, type TestStream, value } from "../support/streams.ts"
@@ -239,5 +244,14 @@ describe("an upsert searches a cron's days once, and trusts no caller's witness"
       })
     }
     expect(await stream.snapshot()).toBe(before)
+  })
+})
+
+describe("maxAttempts off, as docs/schedules.md and docs/limits.md write it", () => {
+  it("null is accepted by the type and stored as off, the same as unset", async () => {
+    // A typed definition: `maxAttempts: null` compiles (npm run typecheck checks this file).
+    const off: ScheduleDefinition = { id: "off-null", consumer: "test.scripted", every: "1 minute", maxAttempts: null }
+    expect(await stream.upsert({ ...off })).toMatchObject({ ok: true, value: { maxAttempts: null } })
+    expect(await stream.upsert({ ...base, id: "off-unset" })).toMatchObject({ ok: true, value: { maxAttempts: null } })
   })
 })

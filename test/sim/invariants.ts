@@ -3,7 +3,7 @@ import { SWEEP_BATCH } from "../../src/infra/schedules/stream/retention.ts"
 import { BATCH_SIZE, UNDECLARED_CONSUMER_LEASE_MS } from "../../src/infra/schedules/stream/tick.ts"
 import { consumerNamed, type Seen } from "../support/consumers.ts"
 import type { Attempt, Model } from "./model.ts"
-import { backoffMs, type Event, eligibleOf, keyOf, type Row, sameRow } from "./rows.ts"
+import { backoffMs, type Event, eligibleOf, jitteredAt, keyOf, type Row, sameRow } from "./rows.ts"
 import type { Settlement } from "./settlement.ts"
 import type { Step } from "./steps.ts"
 
@@ -61,6 +61,17 @@ function checkRows(r: StepRecord, model: Model): void {
     if (!claimed && row.claim_until !== null && row.state !== "scheduled" && row.state !== "cancelled")
       model.fail("row", `${row.id} is ${row.state} and holds a lease: ${show(row)}`)
     if (row.occurrence < 1 || row.attempts < 0) model.fail("row", `${row.id} counters out of range: ${show(row)}`)
+    if (row.state === "scheduled") {
+      // A scheduled row's occurrence lies inside its window and its count; its delivery is never later than its cadence plus its offset.
+      if (row.times !== null && row.delivered >= row.times)
+        model.fail("count", `${row.id} is scheduled with ${row.delivered} of ${row.times} delivered`)
+      if (row.end_at !== null && row.cadence_at > row.end_at)
+        model.fail("window", `${row.id} is scheduled at ${row.cadence_at}, after its window's end ${row.end_at}`)
+      if (row.start_at !== null && row.cadence_at < row.start_at)
+        model.fail("window", `${row.id} is scheduled at ${row.cadence_at}, before its window's start ${row.start_at}`)
+      if (row.next_at > jitteredAt(r.stream, row, row.occurrence, row.cadence_at))
+        model.fail("jitter", `${row.id} is due at ${row.next_at}, after its cadence plus its offset: ${show(row)}`)
+    }
     if ((row.state === "scheduled") !== (row.finished_at === null))
       model.fail("row", `${row.id} is ${row.state} with finished_at ${row.finished_at}`)
     if (claimed) {
@@ -90,13 +101,17 @@ function checkRows(r: StepRecord, model: Model): void {
 /** Each claim: taken only when eligible, in due order, within the dispatch room, delivered as it was claimed. */
 function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
   // A due row whose allowed attempts were all claimed (and lost) is exhausted, not claimed (core.expireLost).
+  // It still takes its place in the tick's selection of at most the dispatch room's due rows.
   const spent = (row: Row) => row.max_attempts !== null && row.attempts >= row.max_attempts
   const eligible = [...r.pre.values()]
-    .filter((row) => row.state === "scheduled" && row.eligible_at <= t.at && !spent(row))
+    .filter((row) => row.state === "scheduled" && row.eligible_at <= t.at)
     .sort((a, b) => a.eligible_at - b.eligible_at || (a.id < b.id ? -1 : 1))
   const room = Math.max(0, BATCH_SIZE - t.inFlightBefore)
   const claimedIds = t.claimed.map((a) => a.id)
-  const expectedIds = eligible.slice(0, room).map((row) => row.id)
+  const expectedIds = eligible
+    .slice(0, room)
+    .filter((row) => !spent(row))
+    .map((row) => row.id)
   const complete = !r.faultFired && !r.refusing
   if (claimedIds.some((id, i) => id !== expectedIds[i]) || (complete && claimedIds.length !== expectedIds.length)) {
     const held = [...r.pre.values()].map((row) => `${row.id}:${row.state}@${row.eligible_at}`)
@@ -116,6 +131,8 @@ function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
     if (attempt.missing && delivery)
       model.fail("missing-consumer", `${attempt.id} was delivered to a consumer the deploy lacks`)
     model.counters.deliveries++
+    if (before.jitter_ms !== null) model.counters.jittered++
+    if (before.backfill_of !== null) model.counters.backfillDelivered++
     if (model.stopped.has(attempt.id)) model.fail("after-stop", `${attempt.id} delivered while stopped`)
     if (before.claim_until !== null && before.claim_until > t.at)
       model.fail("claim", `${attempt.id} claimed at ${t.at} while another claim was live until ${before.claim_until}`)
@@ -125,6 +142,12 @@ function checkTick(r: StepRecord, t: TickRecord, model: Model): void {
         "claim",
         `${attempt.id} claimed as attempt ${attempt.attempts} until ${attempt.claimUntil}: ${show(before)}`,
       )
+    if (
+      (before.times !== null && before.delivered >= before.times) ||
+      (before.start_at !== null && before.cadence_at < before.start_at) ||
+      (before.end_at !== null && before.cadence_at > before.end_at)
+    )
+      model.fail("window", `${attempt.id} claimed outside its window or count: ${show(before)}`)
     if (before.max_attempts !== null && attempt.attempts > before.max_attempts)
       model.fail(
         "max-attempts",
@@ -211,9 +234,9 @@ function checkEvents(r: StepRecord, model: Model): void {
       case "schedule/set": {
         const cause = data.cause as string
         if (cause === "created" || cause === "restarted" || cause === "resumed") model.stopped.delete(id)
-        if (cause === "created" || cause === "restarted" || cause === "retimed" || cause === "triggered") moved.add(id)
-        // A new due time: the occurrence is owed again once that time comes.
-        if (cause === "restarted" || cause === "retimed") model.owed.delete(id)
+        if (["created", "restarted", "retimed", "triggered", "completed"].includes(cause)) moved.add(id)
+        // A new due time: the occurrence is owed again once that time comes; a completed one (its count or window) is not.
+        if (cause === "restarted" || cause === "retimed" || cause === "completed") model.owed.delete(id)
         break
       }
       case "schedule/cancelled":

@@ -5,6 +5,35 @@ import { generate, type Step } from "./steps.ts"
 
 /** Each src bug the simulator found, by its shrunk steps: the rule it broke, and where, before the fix. */
 const FOUND: Record<string, { what: string; steps: Step[] }> = {
+  // s1's last allowed attempt is skipped and its window ends, so it completes keeping its last error; an upsert whose
+  // count is already reached leaves it completed, and must clear that error as every completion does.
+  "completed-upsert": {
+    what: "an upsert that completes a schedule (its count reached) kept a skipped attempt's last error",
+    steps: [
+      { op: "clock", ms: 15_237 },
+      {
+        op: "upsert",
+        id: "s1",
+        consumer: "test.quick",
+        timing: { cron: "* * * * *" },
+        maxAttempts: 2,
+        payload: 2,
+        endAt: 300_000,
+      },
+      { op: "clock", ms: 257_927 },
+      { op: "tick", alarm: false, behave: { s1: "hang" } },
+      { op: "tick", alarm: true, behave: { s1: "malformed" } },
+      {
+        op: "upsert",
+        id: "s1",
+        consumer: "test.quick",
+        timing: { cron: "* * * * *" },
+        payload: 0,
+        endAt: -30_000,
+        times: 1,
+      },
+    ],
+  },
   // The 4th statement of the tick (meta 'stream', read after the claims) fails: the claim is never dispatched.
   "undelivered-claim": {
     what: "a storage error after a tick's claims stranded them and leaked dispatch room",

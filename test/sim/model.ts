@@ -63,6 +63,15 @@ export interface Counters {
   /** Settlement groups, and the answers settled in groups of two or more. */
   groups: number
   grouped: number
+  /** Claims of jittered rows and of backfilled occurrences; backfill rows created and backfills refused. */
+  jittered: number
+  backfillDelivered: number
+  backfilled: number
+  backfillRefused: number
+  /** Schedules completed by their window or count; upserts whose window, count or jitter was refused; cancels with a reason. */
+  ruleCompleted: number
+  rulesRefused: number
+  reasons: number
 }
 
 /** What the oracle believes about a run, beyond what storage says. */
@@ -130,6 +139,13 @@ export class Model {
     malformed: 0,
     groups: 0,
     grouped: 0,
+    jittered: 0,
+    backfillDelivered: 0,
+    backfilled: 0,
+    backfillRefused: 0,
+    ruleCompleted: 0,
+    rulesRefused: 0,
+    reasons: 0,
   }
 
   /** Rules broken but known (KNOWN), counted instead of failing the run. */

@@ -24,6 +24,13 @@ export interface Row {
   updated_at: number
   finished_at: number | null
   incarnation: number | null
+  start_at: number | null
+  end_at: number | null
+  times: number | null
+  delivered: number
+  jitter_ms: number | null
+  cancel_reason: string | null
+  backfill_of: string | null
   eligible_at: number
 }
 
@@ -47,7 +54,52 @@ export const keyOf = (stream: string, row: Pick<Row, "id" | "incarnation" | "occ
 
 export const isRecurring = (row: Pick<Row, "kind">) => row.kind === "every" || row.kind === "cron"
 
+/** docs/schedules.md's jitter, restated: FNV-1a (32 bits) of the occurrence's key, modulo the bound plus one. */
+export function offsetOf(key: string, bound: number | null): number {
+  if (bound === null) return 0
+  let hash = 0x811c9dc5
+  for (const char of key) hash = Math.imul(hash ^ (char.codePointAt(0) as number), 0x01000193)
+  return (hash >>> 0) % (bound + 1)
+}
+
+/** When the occurrence `occurrence` of `row`, on the cadence at `cadence`, is delivered: its time plus its key's offset. */
+export const jitteredAt = (stream: string, row: Row, occurrence: number, cadence: number) =>
+  cadence + offsetOf(keyOf(stream, { ...row, occurrence }), row.jitter_ms)
+
+/**
+ * The first time on a timing's cadence seen from `now` with a window's start: startAt itself while ahead,
+ * else the first cadence point after now (`every` counted from startAt); a cron's first time at or after it.
+ */
+export function firstCadence(
+  t: { every: number } | { cron: string; timezone?: string } | { at: number } | { after: number },
+  now: number,
+  startAt: number | null,
+): number {
+  if ("at" in t) return t.at
+  if ("after" in t) return now + t.after
+  if ("every" in t) {
+    if (startAt === null) return now + t.every
+    if (startAt >= now) return startAt
+    return startAt + (Math.floor((now - startAt) / t.every) + 1) * t.every
+  }
+  return parseCron(t.cron, t.timezone ?? "UTC").nextAfter(startAt === null ? now : Math.max(now, startAt - 1)) as number
+}
+
+/** True when an occurrence at `cadence` is past the row's window, or its count is reached. */
+export const isOver = (row: Pick<Row, "end_at" | "times" | "delivered">, cadence: number) =>
+  (row.end_at !== null && cadence > row.end_at) || (row.times !== null && row.delivered >= row.times)
+
 export const sameRow = (a: Row | undefined, b: Row | undefined) => JSON.stringify(a) === JSON.stringify(b)
+
+/** The first cadence point strictly after both now and the row's current one (ADR 0202's coalescing). */
+export function nextCadence(row: Row, now: number): number | undefined {
+  const from = Math.max(now, row.cadence_at)
+  if (row.kind === "every") {
+    const interval = row.interval_ms as number
+    return row.cadence_at + (Math.floor((from - row.cadence_at) / interval) + 1) * interval
+  }
+  return parseCron(row.cron as string, row.timezone as string).nextAfter(from)
+}
 
 /**
  * Why `next` is not the occurrence after `row`'s on its cadence, seen at `now`; undefined when it is.

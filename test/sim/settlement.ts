@@ -1,6 +1,16 @@
 import type { Claim, DeliveryResult } from "../../src/infra/schedules/stream/core.ts"
 import type { Attempt, Model } from "./model.ts"
-import { backoffMs, cadenceProblem, type Event, isRecurring, type Row, sameRow } from "./rows.ts"
+import {
+  backoffMs,
+  cadenceProblem,
+  type Event,
+  isOver,
+  isRecurring,
+  jitteredAt,
+  nextCadence,
+  type Row,
+  sameRow,
+} from "./rows.ts"
 
 /** One call of the ticker's settle, as the oracle saw it from outside the transaction. */
 export interface Settlement {
@@ -17,6 +27,8 @@ export interface Settlement {
   events: Event[]
   wrote: boolean
   threw: boolean
+  /** The stream's name: an occurrence's key, and so its jitter, names it. */
+  stream: string
 }
 
 const show = (value: unknown) => JSON.stringify(value)
@@ -110,18 +122,33 @@ export function checkSettlement(s: Settlement, currentEpoch: number, model: Mode
   }
   const cleared = after.claim_token === null && after.claim_until === null && after.retry_at === null
   const [first, second] = events
-  const advanced = () => {
-    if (isRecurring(before)) {
-      const problem = cadenceProblem(before, now, after.next_at)
-      if (problem) fail("cadence", problem)
+  /** Past the occurrence (`delivered`: it counts): the next on the cadence, or completed in place at its window's end or count. */
+  const advanced = (delivered: boolean) => {
+    const count = before.delivered + (delivered ? 1 : 0)
+    if (after.delivered !== count)
+      fail("count", `delivered ${after.delivered} after ${before.delivered}: ${show(after)}`)
+    const next = isRecurring(before) ? nextCadence(before, now) : undefined
+    const ends = next === undefined || isOver({ ...before, delivered: count }, next)
+    if (ends) {
+      if (isRecurring(before)) model.counters.ruleCompleted++
       if (
-        after.state !== "scheduled" ||
-        after.occurrence !== before.occurrence + 1 ||
-        after.cadence_at !== after.next_at
+        after.state !== "completed" ||
+        after.occurrence !== before.occurrence ||
+        after.next_at !== before.next_at ||
+        after.finished_at !== now
       )
+        fail("advance", `a row with no next occurrence (window, count, one-shot) did not complete: ${show(after)}`)
+    } else {
+      const problem = cadenceProblem(before, now, after.cadence_at)
+      if (problem) fail("cadence", problem)
+      if (after.state !== "scheduled" || after.occurrence !== before.occurrence + 1)
         fail("advance", `recurring row did not move to the next occurrence: ${show(after)}`)
-    } else if (after.state !== "completed" || after.occurrence !== before.occurrence || after.finished_at !== now) {
-      fail("advance", `one-shot did not complete: ${show(after)}`)
+      // The jittered time is the cadence's plus the next occurrence's offset: the cadence itself never moves.
+      if (after.next_at !== jitteredAt(s.stream, before, before.occurrence + 1, after.cadence_at))
+        fail(
+          "jitter",
+          `next_at ${after.next_at} is not cadence ${after.cadence_at} plus its key's offset: ${show(after)}`,
+        )
     }
     if (!cleared || after.attempts !== 0) fail("advance", `retry state not cleared: ${show(after)}`)
   }
@@ -141,7 +168,7 @@ export function checkSettlement(s: Settlement, currentEpoch: number, model: Mode
       fail("settle-delivered", `late by ${lateByMs} ms, events ${show(events.map((e) => e.type))}`)
     }
     if (after.last_error !== null) fail("advance", `last_error kept after a delivery`)
-    advanced()
+    advanced(true)
     return
   }
 
@@ -159,16 +186,18 @@ export function checkSettlement(s: Settlement, currentEpoch: number, model: Mode
     if (data.terminal !== true || "retryAt" in data) fail("settle-terminal", `event ${show(data)}`)
     if (after.state !== "failed" || !cleared || after.occurrence !== before.occurrence || after.finished_at !== now)
       fail("settle-terminal", `row not failed in place: ${show(after)}`)
+    if (after.delivered !== before.delivered) fail("count", `a failure changed the count: ${show(after)}`)
     return
   }
   if (exhausted) {
     model.counters.skipped++
     if (data.skipped !== true || data.nextAt !== after.next_at || "retryAt" in data)
       fail("settle-skip", `skip event ${show(data)}`)
-    advanced()
+    advanced(false)
     return
   }
   model.counters.retries++
+  if (after.delivered !== before.delivered) fail("count", `a retry changed the count: ${show(after)}`)
   const retryAt = now + backoffMs(before.attempts)
   if (data.retryAt !== retryAt || after.retry_at !== retryAt) {
     fail("backoff", `attempt ${before.attempts} failing at ${now} must retry at ${retryAt}, got ${show(data)}`)

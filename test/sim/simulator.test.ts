@@ -14,7 +14,7 @@ if (chosen) {
       )
       if (report) expect.fail(report)
     },
-    SEED_TIMEOUT_MS + steps * 5,
+    SEED_TIMEOUT_MS + steps * 30,
   )
 }
 

@@ -31,8 +31,16 @@ export type Step = (
       payload: number
       /** The stream's retention window, sent with this upsert. */
       retention?: number
+      /** A window's ends, relative to the clock when the step runs; a count; a jitter bound. */
+      startAt?: number
+      endAt?: number
+      times?: number
+      jitter?: number
     }
-  | { op: "cancel" | "resume" | "trigger" | "remove"; id: Id }
+  | { op: "cancel"; id: Id; reason?: string }
+  | { op: "resume" | "trigger" | "remove"; id: Id }
+  /** Backfills the range [now + from, now + to] of a schedule (a preview only, with dryRun). */
+  | { op: "backfill"; id: Id; from: number; to: number; dryRun: boolean }
   /** A deploy that lacks `consumer` (present: false), or brings it back. */
   | { op: "deploy"; consumer: ConsumerName; present: boolean }
   /** Deliver what is due: at the injected clock, or first jump the clock to the stored alarm. */
@@ -125,6 +133,37 @@ function respelled(random: Random, timing: TimingChoice): TimingChoice | undefin
   return family && random.pick(family)
 }
 
+/** A window, a count and a jitter for some upserts: mostly ones that fit, some that do not (refused as invalid). */
+function rules(random: Random, step: Extract<Step, { op: "upsert" }>): void {
+  const recurring = "every" in step.timing || "cron" in step.timing
+  // A one-shot takes none of window and count: now and then one is sent anyway, to be refused.
+  if (recurring || random.chance(0.05)) {
+    if (random.chance(0.25)) step.startAt = random.pick([-3_600_000, -60_000, 0, 5_000, 90_000, 3_600_000])
+    if (random.chance(0.25))
+      step.endAt = (step.startAt ?? 0) + random.pick([-30_000, 0, 30_000, 300_000, 3_600_000, 86_400_000])
+    if (random.chance(0.25)) step.times = random.int(1, 4)
+  }
+  if (random.chance(0.2)) step.jitter = random.pick([0, 400, 900, 5_000, 30_000, 600_000])
+}
+
+/** Ranges a backfill asks for: mostly a few occurrences back, sometimes more than the limit, or not in the past. */
+function backfillRange(random: Random): { from: number; to: number } {
+  const to = random.weighted<number>([
+    [0, 3],
+    [-random.int(1, 600_000), 6],
+    [random.int(1, 60_000), 1],
+  ])
+  // Mostly a few occurrences: each backfilled one is a row the oracle reads on every step until retention deletes it.
+  const width = random.weighted<number>([
+    [0, 2],
+    [random.int(1, 20_000), 6],
+    [random.int(20_000, 120_000), 1],
+    [random.int(3_600_000, 7_200_000), 1],
+    [-random.int(1, 60_000), 1],
+  ])
+  return { from: to - width, to }
+}
+
 /** How a schedule's consumer is doing for a while: "down" ones fail long enough to reach the 60 s cap. */
 type Mood = "healthy" | "flaky" | "down"
 
@@ -211,6 +250,7 @@ export function generate(seed: number, count: number): Step[] {
       ["elapse", 6],
       ["evict", 2],
       ["restart", 3],
+      ["backfill", 1],
     ])
     let step: Step
     switch (kind) {
@@ -232,11 +272,19 @@ export function generate(seed: number, count: number): Step[] {
           }
           if (random.chance(0.3)) step.maxAttempts = random.int(1, 4)
           if (random.chance(0.02)) step.retention = random.pick(RETENTIONS)
+          rules(random, step)
         }
         last.set(id, step)
         break
       }
       case "cancel":
+        step = random.chance(0.3)
+          ? { op: kind, id, reason: random.pick(["paused by ops", "", "x".repeat(1_200)]) }
+          : { op: kind, id }
+        break
+      case "backfill":
+        step = { op: kind, id, ...backfillRange(random), dryRun: random.chance(0.25) }
+        break
       case "resume":
       case "trigger":
       case "remove":
@@ -290,6 +338,16 @@ function describeTiming(t: TimingChoice): string {
   return `cron="${t.cron}"${t.timezone ? ` tz=${t.timezone}` : ""}`
 }
 
+function describeRules(step: Extract<Step, { op: "upsert" }>): string {
+  const rel = (ms: number) => `now${ms >= 0 ? "+" : ""}${ms}`
+  return [
+    step.startAt === undefined ? "" : ` startAt=${rel(step.startAt)}`,
+    step.endAt === undefined ? "" : ` endAt=${rel(step.endAt)}`,
+    step.times === undefined ? "" : ` times=${step.times}`,
+    step.jitter === undefined ? "" : ` jitter=${step.jitter}`,
+  ].join("")
+}
+
 /** One line per step, for failure reports. */
 export function describe(step: Step): string {
   const fault = step.fault === undefined ? "" : `  [statement ${step.fault} fails]`
@@ -297,8 +355,11 @@ export function describe(step: Step): string {
     case "upsert":
       return `upsert ${step.id} ${step.consumer} ${describeTiming(step.timing)}${
         step.maxAttempts === undefined ? "" : ` maxAttempts=${step.maxAttempts}`
-      } payload=${step.payload}${step.retention === undefined ? "" : ` retention=${step.retention}`}${fault}`
+      } payload=${step.payload}${step.retention === undefined ? "" : ` retention=${step.retention}`}${describeRules(step)}${fault}`
     case "cancel":
+      return `cancel ${step.id}${step.reason === undefined ? "" : ` reason=${JSON.stringify(step.reason.slice(0, 20))}`}${fault}`
+    case "backfill":
+      return `backfill ${step.id} from now${step.from >= 0 ? "+" : ""}${step.from} to now${step.to >= 0 ? "+" : ""}${step.to}${step.dryRun ? " (dry run)" : ""}${fault}`
     case "resume":
     case "trigger":
     case "remove":

@@ -64,6 +64,13 @@ export function seedSuite(title: string, seeds: readonly number[]): void {
         "grouped",
         "withdrawn",
         "malformed",
+        "jittered",
+        "backfillDelivered",
+        "backfilled",
+        "backfillRefused",
+        "ruleCompleted",
+        "rulesRefused",
+        "reasons",
       ]
       for (const path of paths) expect(totals[path] ?? 0, path).toBeGreaterThan(0)
       expect(totals.steps).toBeGreaterThanOrEqual(seeds.length * STEPS)

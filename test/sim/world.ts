@@ -2,6 +2,7 @@ import { env } from "cloudflare:test"
 import { vi } from "vitest"
 import { Schedules } from "../../src/infra/index.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/definition.ts"
+import type { Reply } from "../../src/infra/schedules/contract/reply.ts"
 import type { Claim } from "../../src/infra/schedules/stream/core.ts"
 import type { SettlingAnswer, StreamListeners } from "../../src/infra/schedules/stream/event-map.ts"
 import {
@@ -22,7 +23,7 @@ import { storedEvents, storedRows } from "../support/stored.ts"
 import { T0 } from "../support/streams.ts"
 import { checkStep, type StepRecord, type TickRecord } from "./invariants.ts"
 import { type Attempt, Model } from "./model.ts"
-import { checkOperation, type OperationStep, type SentTiming } from "./operations.ts"
+import { checkOperation, type OperationStep, type SentRules, type SentTiming } from "./operations.ts"
 import { checkOverlap } from "./overlap.ts"
 import type { Event, Row } from "./rows.ts"
 import { checkSettlement, type Settlement } from "./settlement.ts"
@@ -237,6 +238,12 @@ export class World {
     await this.evict()
   }
 
+  /** The number of the stream's last backfill, as stored (0: none yet). */
+  private backfillRun(): number {
+    const [row] = this.raw("SELECT value FROM meta WHERE key = 'backfill_run'").toArray()
+    return row ? Number(row.value) : 0
+  }
+
   /** The stream's retention window, as stored. */
   private retention(): number {
     const [row] = this.raw("SELECT value FROM meta WHERE key = 'retention_ms'").toArray()
@@ -263,13 +270,22 @@ export class World {
     const before = pre.get(step.id)
     // A step may make several calls (restart): each is judged on its own events.
     const seq = this.lastSeq()
-    let reply: Awaited<ReturnType<TestScheduleStream["upsert"]>> | undefined
+    let reply: Reply<unknown> | undefined
     let timing: SentTiming | undefined
+    let rules: SentRules | undefined
+    const rowsBefore = this.rows()
+    const runBefore = this.backfillRun()
     try {
       if (step.op === "upsert") {
         const t = step.timing
         timing = "at" in t ? { at: t.at === "due" ? (before?.next_at ?? this.now) : this.now + t.at } : t
-        const definition = { id: step.id, consumer: step.consumer, payload: step.payload, ...timing }
+        rules = {
+          ...(step.startAt === undefined ? {} : { startAt: this.now + step.startAt }),
+          ...(step.endAt === undefined ? {} : { endAt: this.now + step.endAt }),
+          ...(step.times === undefined ? {} : { times: step.times }),
+          ...(step.jitter === undefined ? {} : { jitter: step.jitter }),
+        }
+        const definition = { id: step.id, consumer: step.consumer, payload: step.payload, ...timing, ...rules }
         const options = step.retention === undefined ? {} : { retentionMs: step.retention }
         this.countUpsert(before, timing)
         reply = await this.stream.upsert(
@@ -277,6 +293,11 @@ export class World {
           step.maxAttempts === undefined ? definition : { ...definition, maxAttempts: step.maxAttempts },
           options,
         )
+      } else if (step.op === "cancel") {
+        reply = await this.stream.cancel(this.name, step.id, step.reason === undefined ? {} : { reason: step.reason })
+      } else if (step.op === "backfill") {
+        const range = { from: this.now + step.from, to: this.now + step.to, dryRun: step.dryRun }
+        reply = await this.stream.backfill(this.name, step.id, range)
       } else {
         reply = await this.stream[step.op](this.name, step.id)
       }
@@ -286,7 +307,12 @@ export class World {
     const events = this.eventsAfter(seq)
     const operation = {
       step,
+      stream: this.name,
+      rowsBefore,
+      rowsAfter: this.rows(),
+      runBefore,
       ...(timing === undefined ? {} : { timing }),
+      ...(rules === undefined ? {} : { rules }),
       consumerMissing: step.op === "upsert" && this.absent.has(step.consumer),
       now: this.now,
       before,
@@ -531,6 +557,7 @@ export class World {
         events: events.filter((event) => event.schedule_id === claim.id),
         wrote: wrote?.[i] === true,
         threw: wrote === undefined,
+        stream: this.name,
       }
       this.settlements.push(settlement)
       if (settlement.wrote && attempt && !this.claimed.includes(attempt))

@@ -20,6 +20,8 @@ export interface ClaimEngine {
   /** Ends the lease if `holder` holds it, recording the run when told how it ended (the engine's release). */
   release(name: string, holder: string, ending?: RunEnding): Promise<boolean>
   lease(name: string): Promise<LeaseRow | undefined>
+  /** Writes a lease row as an older release's claim left it (no `lease_ms`, say), replacing any. */
+  put(name: string, row: Omit<LeaseRow, "lastRunId">): Promise<void>
 }
 
 /** The claim as the Worker and the container run it: the engine's claimSlot and releaseSlot over a D1 binding. */
@@ -45,6 +47,11 @@ export function d1Engine(binding: D1Database): ClaimEngine {
           lastRunId: row.last_run_id,
         }
       )
+    },
+    put: async (name, { lastSlot, leaseUntil, leaseMs, holder }) => {
+      await db.run(sql`delete from jobs_leases where name = ${name}`)
+      await db.run(sql`insert into jobs_leases (name, last_slot, lease_until, lease_ms, holder)
+        values (${name}, ${lastSlot}, ${leaseUntil}, ${leaseMs}, ${holder})`)
     },
   }
 }

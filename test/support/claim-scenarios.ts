@@ -1,6 +1,6 @@
 import { expect, it } from "vitest"
 import type { RunEnding } from "../../src/infra/jobs/record.ts"
-import { CLOCK_TOLERANCE_MS } from "../../src/infra/jobs/slot-claim.ts"
+import { CLOCK_TOLERANCE_MS, UNKNOWN_LEASE_MS } from "../../src/infra/jobs/slot-claim.ts"
 import type { ClaimEngine } from "./claim-engine.ts"
 
 export type { ClaimEngine } from "./claim-engine.ts"
@@ -96,6 +96,23 @@ export function claimScenarios(engine: () => ClaimEngine) {
     expect(await claim(name, T0 + MINUTE, T0 + 8 * MINUTE, "short-lease", 30_000)).toBe(false)
     expect(await claim(name, T0 + MINUTE, T0 + 8 * MINUTE - 1, "reclaimer")).toBe(true)
     expect(await engine().lease(name)).toMatchObject({ lastSlot: T0 + MINUTE, holder: "reclaimer" })
+  })
+
+  it("judges a lease without lease_ms (0.1.0's claim wrote it during a rollout) as the longest lease, 16 minutes", async () => {
+    const name = fresh()
+    expect(UNKNOWN_LEASE_MS).toBe(16 * MINUTE)
+    // 0.1.0's claim at 03:00 with a 2-minute lease: held until it ends, whatever the claimant's lease.
+    await engine().put(name, { lastSlot: T0, leaseUntil: T0 + LEASE, leaseMs: null, holder: "v010-run" })
+    expect(await claim(name, T0 + MINUTE, T0 + MINUTE, "short", 30_000)).toBe(false)
+    expect(await claim(name, T0 + MINUTE, T0 + LEASE, "at-its-end")).toBe(false)
+    expect(await claim(name, T0 + 2 * MINUTE, T0 + LEASE + 1, "after-it")).toBe(true)
+    expect(await engine().lease(name)).toMatchObject({ holder: "after-it", leaseMs: LEASE })
+    // A lease 0.1.0 wrote from a clock far ahead: reclaimed once it ends more than 2 x 16 minutes past now.
+    const far = fresh()
+    await engine().put(far, { lastSlot: T0, leaseUntil: T0 + 40 * MINUTE, leaseMs: null, holder: "ahead" })
+    expect(await claim(far, T0 + MINUTE, T0 + 8 * MINUTE, "within")).toBe(false)
+    expect(await claim(far, T0 + MINUTE, T0 + 8 * MINUTE - 1, "reclaimer")).toBe(true)
+    expect(await engine().lease(far)).toMatchObject({ lastSlot: T0 + MINUTE, holder: "reclaimer", leaseMs: LEASE })
   })
 
   it("refuses a slot more than CLOCK_TOLERANCE_MS past the database's now as not yet due, first claim included", async () => {

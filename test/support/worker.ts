@@ -18,6 +18,8 @@ export const app = createApp({ jobs: workerJobs, consumers })
 export class ScheduleStream extends testStreamClass({ consumers }) {}
 
 export { StatementWorkflow } from "../../src/slices/statements/workflow.ts"
+/** 0.1.0's ScheduleStream (test/compat/0.1.0/worker.js) on its own binding, SCHEDULES_010: test/compat/rpc-skew.test.ts. */
+export { ScheduleStream010 } from "./previous-stream.ts"
 
 export default {
   fetch: app.fetch,

@@ -4,6 +4,7 @@ import type { Job } from "../jobs/index.ts"
 import { consumerRegistry } from "../schedules/contract/consumer.ts"
 import type { Consumer } from "../schedules/index.ts"
 import { type AdminEnv, adminOn, noStore, requireBearerToken } from "./access.ts"
+import { adminErrors } from "./admin-errors.ts"
 import { dashboard } from "./dashboard/route.ts"
 import { healthRoutes } from "./health-routes.ts"
 import { jobRoutes } from "./job-routes.ts"
@@ -21,7 +22,8 @@ export interface AdminOptions {
 
 /**
  * The admin sub-app behind `Authorization: Bearer <ADMIN_TOKEN>` (off without one): JSON routes to
- * see and fix jobs, leases and schedules, and the dashboard at its root. Mount it where you like.
+ * see and fix jobs, leases and schedules, and the dashboard at its root. Mount it where you like: every
+ * error it raises itself is answered as `application/problem+json`, whatever the app around it does.
  *
  * @example
  * ```ts
@@ -45,5 +47,7 @@ export function admin({ jobs, consumers }: AdminOptions): Hono<AdminEnv> {
     .use("/streams/*", streamsRequired)
     .route("/", streamRoutes(known))
     .get("/openapi.json", openapi)
+  // Its own errors are its own answers: an adopter's app may have no onError of its own (README mounts it bare).
+  api.onError(adminErrors)
   return api
 }

@@ -15,7 +15,7 @@ import type { Json } from "../schedules/contract/definition.ts"
 import type { StreamHistory } from "../schedules/contract/history.ts"
 import type { ScheduleEvent } from "../schedules/contract/schedule-events.ts"
 import { STATES } from "../schedules/contract/states.ts"
-import type { ScheduleView, StreamSummary } from "../schedules/contract/view.ts"
+import type { BackfillReport, ScheduleView, StreamSummary } from "../schedules/contract/view.ts"
 import type { WatchSummary } from "../schedules/directory/watch-summary.ts"
 import type { RouteName } from "./routes.ts"
 
@@ -169,8 +169,29 @@ export const scheduleView = z
     lastError: nullable(z.string()),
     createdAt: z.number(),
     updatedAt: z.number(),
+    cadenceAt: z.number(),
+    startAt: nullable(z.number()),
+    endAt: nullable(z.number()),
+    times: nullable(int),
+    delivered: int,
+    jitterMs: nullable(z.number()),
+    cancelReason: nullable(z.string()),
+    backfillOf: nullable(z.string()),
   })
   .register(components, { id: "ScheduleView" })
+
+export const backfillReport = z
+  .object({
+    scheduleId: z.string(),
+    from: z.number(),
+    to: z.number(),
+    count: int,
+    firstAt: nullable(z.number()),
+    lastAt: nullable(z.number()),
+    dryRun: z.boolean(),
+    ids: z.array(z.string()),
+  })
+  .register(components, { id: "BackfillReport" })
 
 export const scheduleEvent = z
   .object({
@@ -288,6 +309,9 @@ export const ANSWERS = {
   resume: scheduleAnswer,
   trigger: scheduleAnswer,
   remove: z.object({ removed: z.literal(true), schedule: scheduleView }).register(components, { id: "RemoveAnswer" }),
+  backfill: z
+    .object({ schedule: scheduleView, backfill: backfillReport })
+    .register(components, { id: "BackfillAnswer" }),
   streamHistory,
   events: z.object({ events: z.array(scheduleEvent) }).register(components, { id: "EventsPage" }),
 }
@@ -325,6 +349,7 @@ export type SchemasMatchTheEngine = AssertAll<
     Same<z.infer<typeof json>, Json>,
     Same<z.infer<typeof scheduleView>, ScheduleView>,
     Same<z.infer<typeof scheduleEvent>, ScheduleEvent>,
+    Same<z.infer<typeof backfillReport>, BackfillReport>,
     Same<z.infer<typeof streamSummary>, StreamSummary>,
     Same<z.infer<typeof jobHistory>, JobHistory>,
     Same<z.infer<typeof streamHistory>, StreamHistory>,

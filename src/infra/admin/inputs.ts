@@ -2,7 +2,7 @@ import * as z from "zod/mini"
 import { JOB_NAME } from "../jobs/definition.ts"
 import { HISTORY_DAYS_MAX } from "../jobs/history.ts"
 import { PAUSE_REASON_MAX } from "../jobs/pauses.ts"
-import { LIST_MAX, MAX_PAYLOAD_BYTES, NAME, NAME_RULE } from "../schedules/contract/definition.ts"
+import { LIST_MAX, MAX_NOTE_LENGTH, MAX_PAYLOAD_BYTES, NAME, NAME_RULE } from "../schedules/contract/definition.ts"
 import { STATES } from "../schedules/contract/states.ts"
 
 const name = z.string().check(z.regex(NAME, NAME_RULE))
@@ -49,6 +49,27 @@ export const scheduleBody = z.strictObject({
   every: z.optional(duration),
   cron: z.optional(text(256).check(z.describe("5 fields"))),
   timezone: z.optional(text(64).check(z.describe("IANA name, for cron (default UTC)"))),
+  startAt: z.optional(
+    z.union([z.number(), text(64)]).check(z.describe("every and cron: epoch ms or ISO 8601 with offset")),
+  ),
+  endAt: z.optional(
+    z.union([z.number(), text(64)]).check(z.describe("every and cron: epoch ms or ISO 8601 with offset")),
+  ),
+  // validateDefinition's rule, the client's, as for maxAttempts.
+  times: z.optional(z.unknown().check(z.describe("every and cron: an integer 1..1000000, or null (no limit)"))),
+  jitter: z.optional(duration),
+})
+
+/** A cancel's optional body: the reason kept on the schedule (the stream checks it as the client's cancel does). */
+export const cancelBody = z.strictObject({
+  reason: z.optional(z.unknown().check(z.describe(`a string of at most ${MAX_NOTE_LENGTH} characters`))),
+})
+
+/** A backfill's body: a past range, and whether it only counts (the stream checks it as the client's backfill does). */
+export const backfillBody = z.strictObject({
+  from: z.union([z.number(), text(64)]).check(z.describe("epoch ms or ISO 8601 with offset")),
+  to: z.union([z.number(), text(64)]).check(z.describe("epoch ms or ISO 8601 with offset, not in the future")),
+  dryRun: z.optional(z.boolean().check(z.describe("only count the occurrences; write nothing"))),
 })
 
 /** The largest PUT body: a 64 KiB payload and its definition's other fields. */

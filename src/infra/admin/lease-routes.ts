@@ -3,7 +3,6 @@ import { database } from "../db/index.ts"
 import { problem, validate } from "../http/index.ts"
 import type { Job } from "../jobs/index.ts"
 import { forceRelease, listLeases } from "../jobs/lease.ts"
-import { leaseStatus } from "../jobs/lease-status.ts"
 import { logLine } from "../log.ts"
 import type { AdminEnv } from "./access.ts"
 import { leaseParam, releaseQuery } from "./inputs.ts"
@@ -34,10 +33,10 @@ export const leaseRoutes = (jobs: readonly Job[]) =>
         const { name } = c.req.valid("param")
         const force = c.req.valid("query").force === "true"
         const now = Date.now()
-        // Unforced, a lease still held (a run within its timeout) is left as it is, in the same batch.
-        const before = await forceRelease(database(c.env.DB), name, force ? undefined : now)
+        // Unforced, a lease the database's clock says is held (a run within its timeout) is left as it is, in the same batch.
+        const { before, ended } = await forceRelease(database(c.env.DB), name, force)
         if (!before) return problem(c, 404, "Not found", `job "${name}" has no lease`, { field: "name" })
-        if (!force && leaseStatus(before, now) === "held") {
+        if (!ended) {
           return problem(
             c,
             409,

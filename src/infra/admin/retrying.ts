@@ -1,7 +1,7 @@
 import { MAX_DURABLE_DELAY_MS } from "../backoff.ts"
 import { TIMED_OUT, within } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { streamRpc } from "../schedules/client/stream-client.ts"
+import { streamRpc } from "../schedules/client/stream-rpc.ts"
 import { staleStreams } from "../schedules/directory/stream-directory.ts"
 import type { HealthView } from "./answers.ts"
 

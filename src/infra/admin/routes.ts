@@ -13,7 +13,7 @@ export interface AdminRoute {
   /** Statuses besides 200, 401 and 503 (which every route behind the bearer-token check may answer). */
   statuses?: readonly number[]
   /** The JSON body's schema in components.schemas, for the routes that take one. */
-  body?: "ScheduleBody" | "PauseBody"
+  body?: "ScheduleBody" | "CancelBody" | "BackfillBody" | "PauseBody"
 }
 
 /**
@@ -94,6 +94,13 @@ export const ADMIN_ROUTES = {
   cancel: {
     method: "POST",
     path: "/streams/:stream/schedules/:id/cancel",
+    body: "CancelBody",
+    statuses: [400, 404, 409],
+  },
+  backfill: {
+    method: "POST",
+    path: "/streams/:stream/schedules/:id/backfill",
+    body: "BackfillBody",
     statuses: [400, 404, 409],
   },
   resume: {

@@ -1,14 +1,16 @@
-import { type Context, Hono } from "hono"
+import { type Context, Hono, type MiddlewareHandler } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
 import { problem, validate } from "../http/index.ts"
-import { streamRpc } from "../schedules/client/stream-client.ts"
+import { streamRpc } from "../schedules/client/stream-rpc.ts"
 import type { ConsumerRegistry } from "../schedules/contract/consumer.ts"
 import { checkDefinition, LIST_DEFAULT } from "../schedules/contract/definition.ts"
 import { isListed, streamsPage } from "../schedules/directory/stream-directory.ts"
 import type { Reply, StreamRpc } from "../schedules/index.ts"
 import type { AdminEnv } from "./access.ts"
 import {
+  backfillBody,
+  cancelBody,
   eventsQuery,
   MAX_BODY_BYTES,
   scheduleBody,
@@ -33,7 +35,7 @@ function replyResponse<T>(c: Context, reply: Reply<T>, shape: (value: T) => obje
 /** A schedule's page asks for this many of its newest events: all it keeps (EVENT_HISTORY_LIMIT), and its removed predecessors'. */
 export const SCHEDULE_EVENTS = 50
 
-type Action = "cancel" | "resume" | "trigger"
+type Action = "resume" | "trigger"
 type StreamEnv = AdminEnv & { Variables: { rpc: StreamRpc } }
 
 /** After the param check: the stream's object, or a 404 when the directory does not know it, so a GET never creates one. */
@@ -45,6 +47,17 @@ const listed = createMiddleware<StreamEnv>(async (c, next) => {
   c.set("rpc", streamRpc(c.env.SCHEDULES, stream))
   await next()
 })
+
+/** A cancel's body is optional: one sent (with a JSON content type) is validated, none means no reason. */
+const checkCancelBody = validate("json", cancelBody) as unknown as MiddlewareHandler
+const cancelReason = createMiddleware<StreamEnv>(async (c, next) =>
+  c.req.header("content-type") === undefined ? next() : checkCancelBody(c, next),
+)
+/** The reason a cancel's body gave (checked by cancelReason), if any. */
+const reasonOf = (c: Context<StreamEnv>): unknown =>
+  c.req.header("content-type") === undefined
+    ? undefined
+    : (c.req.valid as (target: "json") => { reason?: unknown })("json").reason
 
 const action = (verb: Action) =>
   [
@@ -102,14 +115,29 @@ export const streamRoutes = (consumers: ConsumerRegistry) =>
             field: "id",
           })
         }
-        // Refused here, a bad definition never wakes (and so creates) a new stream's object; app.onError answers 400.
+        // Refused here, a bad definition never wakes (and so creates) a new stream's object; adminErrors answers 400.
         // The cron's witness day goes along, so the stream verifies that day instead of searching again.
         const { firesOn } = checkDefinition({ ...body, id }, Date.now(), (name) => consumers.get(name) !== undefined)
         const reply = await streamRpc(c.env.SCHEDULES, stream).upsert(stream, { ...body, id }, { firesOn })
         return replyResponse(c, reply, (schedule) => ({ schedule }))
       },
     )
-    .post(...action("cancel"))
+    .post(ADMIN_ROUTES.cancel.path, validate("param", scheduleParam), cancelReason, listed, async (c) => {
+      const { stream, id } = c.req.valid("param")
+      const reason = reasonOf(c)
+      const reply = await c.var.rpc.cancel(stream, id, reason === undefined ? {} : { reason: reason as string })
+      return replyResponse(c, reply, (schedule) => ({ schedule }))
+    })
+    .post(
+      ADMIN_ROUTES.backfill.path,
+      validate("param", scheduleParam),
+      validate("json", backfillBody),
+      listed,
+      async (c) => {
+        const { stream, id } = c.req.valid("param")
+        return replyResponse(c, await c.var.rpc.backfill(stream, id, c.req.valid("json")), (answer) => answer)
+      },
+    )
     .post(...action("resume"))
     .post(...action("trigger"))
     .delete(ADMIN_ROUTES.remove.path, validate("param", scheduleParam), listed, async (c) => {

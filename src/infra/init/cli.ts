@@ -8,10 +8,14 @@ Adds slotwise to the Worker in this folder, in one step (README, "Add slotwise t
 Worker"). In its wrangler config (${CONFIG_FILES.join(", ")}; comments, triggers, bindings and
 migrations kept): minify = true, the heartbeat's cron "* * * * *" beside the Worker's own, the D1
 binding DB, the Durable Object binding SCHEDULES and its migration under the Worker's next tag.
+In each environment with triggers, d1_databases, durable_objects or migrations of its own: the same.
 Beside it: slotwise's D1 migrations after the Worker's own, a jobs file with one example job, a
-consumers file, ADMIN_TOKEN in .dev.vars (never overwritten). create-cloudflare's hello-world entry
-is wired (scheduled, admin at /admin, the ScheduleStream class); any other entry is left as it is
-and the lines to add are printed. A second run changes nothing. A name slotwise needs that the
+consumers file, ADMIN_TOKEN in .dev.vars (never overwritten, never in a file git tracks; .gitignore
+keeps it out), tsconfig.json's moduleResolution set to bundler where it cannot read package exports.
+The entry is wired whatever its shape (an exported handler object, with or without scheduled, or
+export default app): its own handlers answer as before, admin at /admin, the heartbeat on its cron,
+the ScheduleStream class; an entry of another shape is left as it is and the lines to add are
+printed. Every file is written whole or not at all. A second run changes nothing. A name slotwise needs that the
 Worker uses for something else (a binding DB that is not a D1 database, SCHEDULES bound to another
 class, a var ADMIN_TOKEN, a SLOTWISE_METRICS that is not an Analytics Engine dataset) is refused,
 naming it, and nothing is written.
@@ -76,15 +80,16 @@ export function report(plan: InitPlan, dryRun: boolean): string[] {
     }
   }
   if (plan.manual !== undefined) {
-    lines.push("", "The entry is not create-cloudflare's hello world, so init left it as it is. Add:", "")
-    lines.push(...plan.manual.map((line) => (line === "" ? "" : `  ${line}`)))
+    const add = plan.manual.lines.length > 0 ? " Add:" : ""
+    lines.push("", `init left the entry as it is: ${plan.manual.why}.${add}`)
+    if (add) lines.push("", ...plan.manual.lines.map((line) => (line === "" ? "" : `  ${line}`)))
   }
   for (const note of plan.notes) lines.push("", `Note: ${note}.`)
   if (changed) {
     lines.push(
       "",
       "Next:",
-      "  npx wrangler types                            # Env with DB, SCHEDULES and ADMIN_TOKEN",
+      `  ${plan.typegen.padEnd(44)}  # the binding types, with DB, SCHEDULES and ADMIN_TOKEN`,
       "  npx wrangler d1 migrations apply DB --local",
       "  npx wrangler dev                              # and beside it: npx slotwise-heartbeat",
     )

@@ -1,14 +1,14 @@
-import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
 import { BINDING, bindingsOf, STREAM_CLASS } from "./bindings.ts"
-import { type D1Binding, type WranglerConfig, wranglerConfig } from "./config.ts"
-import type { ConfigEdit, ConfigObject, ConfigValue } from "./edits.ts"
+import { type WranglerConfig, wranglerConfig } from "./config.ts"
+import { DEFAULT_MIGRATIONS_DIR, newDatabase } from "./database-binding.ts"
+import type { ConfigEdit, ConfigObject } from "./edits.ts"
+import { planEnvironments } from "./environments.ts"
 import { BindingConflictError } from "./errors.ts"
-import { nextMigrationTag } from "./migration-tag.ts"
+import { inSyntax, scopeEdits } from "./scope-edits.ts"
 
 const D1 = "a D1 database"
 const DURABLE_OBJECT = "a Durable Object namespace"
 const ANALYTICS_ENGINE = "an Analytics Engine dataset"
-const DEFAULT_MIGRATIONS_DIR = "migrations"
 
 /** What init changes in a wrangler config, and what it learned for the rest of the Worker. */
 export interface ConfigPlan {
@@ -67,30 +67,11 @@ function refuseConflicts(file: string, config: WranglerConfig, value: ConfigObje
   return className
 }
 
-/** The D1 binding DB adds: the database the Worker already binds (slotwise's tables beside its own), or a new one. */
-function newDatabase(config: WranglerConfig): { binding: ConfigObject; note?: string } {
-  const [own] = config.d1_databases ?? []
-  if (own === undefined) {
-    return {
-      binding: {
-        binding: BINDING.db,
-        database_name: config.name ?? "slotwise",
-        migrations_dir: DEFAULT_MIGRATIONS_DIR,
-      },
-    }
-  }
-  const keys = ["database_name", "database_id", "migrations_dir"] as const satisfies readonly (keyof D1Binding)[]
-  const same = Object.fromEntries(keys.flatMap((key) => (own[key] === undefined ? [] : [[key, own[key]]])))
-  return {
-    binding: { binding: BINDING.db, ...same },
-    note: `DB binds the database ${own.binding} binds, so slotwise's tables are beside the Worker's own`,
-  }
-}
-
 /**
  * The additions that give a Worker what slotwise needs: `minify`, the heartbeat's cron beside the Worker's own,
- * the D1 binding DB, the Durable Object binding SCHEDULES and its migration under the next tag. What the config
- * has already is kept and not added twice, so a second run plans nothing.
+ * the D1 binding DB, the Durable Object binding SCHEDULES and its migration under the next tag, at the top level
+ * and in each environment that has these keys of its own (environments.ts). What the config has already is kept
+ * and not added twice, so a second run plans nothing.
  */
 export function planConfig(file: string, value: ConfigObject, entry: string | undefined): ConfigPlan {
   const config = wranglerConfig(file, value)
@@ -98,21 +79,15 @@ export function planConfig(file: string, value: ConfigObject, entry: string | un
   const edits: ConfigEdit[] = []
   const notes: string[] = []
   if (config.minify === undefined) {
-    edits.push({
-      op: "set",
-      key: "minify",
-      value: true,
-      what: "minify = true (the 100 KiB gzip budget holds minified)",
-    })
+    const what = `${inSyntax(file, "minify", true)} (the 100 KiB gzip budget holds minified)`
+    edits.push({ op: "set", key: "minify", value: true, what })
   } else if (!config.minify) {
-    notes.push(`${file} sets minify = false: slotwise's admin fits the 100 KiB gzip budget only minified`)
+    notes.push(
+      `${file} sets ${inSyntax(file, "minify", false)}: slotwise's admin fits the 100 KiB gzip budget only minified`,
+    )
   }
-  const crons = config.triggers?.crons ?? []
-  if (!crons.includes(HEARTBEAT_CRON)) {
-    const beside = crons.length > 0 ? `, beside ${crons.map((cron) => `"${cron}"`).join(", ")}` : ""
-    const what = `the heartbeat's cron "${HEARTBEAT_CRON}"${beside}`
-    edits.push({ op: "append", path: ["triggers", "crons"], value: HEARTBEAT_CRON, what })
-  }
+  const top = scopeEdits({ path: [], config, create: true }, className)
+  edits.push(...top.filter((edit) => edit.op === "append" && edit.path[0] === "triggers"))
   let database = config.d1_databases?.find((binding) => binding.binding === BINDING.db) as ConfigObject | undefined
   if (database === undefined) {
     const added = newDatabase(config)
@@ -121,29 +96,10 @@ export function planConfig(file: string, value: ConfigObject, entry: string | un
     edits.push({ op: "append", path: ["d1_databases"], value: database, what })
     if (added.note) notes.push(added.note)
   }
-  if (!config.durable_objects?.bindings?.some((binding) => binding.name === BINDING.schedules)) {
-    const binding: ConfigValue = { name: BINDING.schedules, class_name: className }
-    const what = `the Durable Object binding SCHEDULES (class ${className})`
-    edits.push({ op: "append", path: ["durable_objects", "bindings"], value: binding, what })
-  }
-  const migrations = config.migrations ?? []
-  const declared = migrations.some(
-    (migration) =>
-      migration.new_sqlite_classes?.includes(className) ||
-      migration.renamed_classes?.some((renamed) => renamed.to === className),
-  )
-  if (!declared) {
-    const tag = nextMigrationTag(migrations.map((migration) => migration.tag))
-    const what = `the Durable Object migration ${tag} (new_sqlite_classes ${className})`
-    edits.push({ op: "append", path: ["migrations"], value: { tag, new_sqlite_classes: [className] }, what })
-  }
-  const environments = Object.keys(config.env ?? {})
-  if (environments.length > 0) {
-    notes.push(
-      `${file} has environments (${environments.join(", ")}): wrangler does not inherit d1_databases and ` +
-        "durable_objects into them; add DB and SCHEDULES under each as at its top",
-    )
-  }
+  edits.push(...top.filter((edit) => edit.op === "append" && edit.path[0] !== "triggers"))
+  const environments = planEnvironments(file, config, className)
+  edits.push(...environments.edits)
+  notes.push(...environments.notes)
   const migrationsDir = typeof database.migrations_dir === "string" ? database.migrations_dir : DEFAULT_MIGRATIONS_DIR
   return { edits, migrationsDir, className, database, notes }
 }

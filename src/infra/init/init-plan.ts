@@ -1,15 +1,25 @@
 import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
+import { parse } from "jsonc-parser"
+import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
+import { type WriteFs, writeAtomic } from "./atomic-write.ts"
 import { BINDING } from "./bindings.ts"
+import { withoutBom } from "./byte-order-mark.ts"
+import { wranglerConfig } from "./config.ts"
 import { planConfig } from "./config-plan.ts"
 import type { ConfigObject } from "./edits.ts"
-import { consumersFile, EXAMPLE_JOB, isHelloWorld, isWired, jobsFile, linesToAdd, wiredHelloWorld } from "./entry.ts"
+import { isWired } from "./entry-shape.ts"
+import { wireEntry } from "./entry-wiring.ts"
 import { InitRefusal } from "./errors.ts"
+import { consumersFile, EXAMPLE_JOB, jobsFile } from "./example-files.ts"
+import { trackedByGit } from "./git-tracked.ts"
 import { editJsonc, readJsonc } from "./jsonc.ts"
 import { copyMigrations, type MigrationCopy, plannedMigrations } from "./migrations.ts"
 import { ignoring, secretsFile, withAdminToken } from "./secrets.ts"
 import { editToml, readToml } from "./toml.ts"
+import { planTsconfig } from "./tsconfig-plan.ts"
+import { typegenOf } from "./typegen.ts"
 
 /** wrangler's own order when a folder has more than one. */
 export const CONFIG_FILES = ["wrangler.json", "wrangler.jsonc", "wrangler.toml"] as const
@@ -31,10 +41,18 @@ export interface InitPlan {
   copies: MigrationCopy[]
   /** What the user should know, or add by hand (an entry init does not rewrite). */
   notes: string[]
-  /** The entry's lines to add by hand, when init does not rewrite it. */
-  manual: string[] | undefined
+  /** Why init left the entry as it is, and the lines to add by hand for its shape. */
+  manual: Manual | undefined
+  /** The command that generates the Worker's binding types (its own script, when it has one). */
+  typegen: string
   /** The D1 database to create before the first deploy, when DB names none yet. */
   databaseToCreate: string | undefined
+}
+
+/** An entry init does not wire: why, and the exact lines for its shape. */
+export interface Manual {
+  why: string
+  lines: string[]
 }
 
 export interface InitOptions {
@@ -44,6 +62,8 @@ export interface InitOptions {
   config?: string
   /** The admin token written when the Worker has none; default 24 random bytes in hex. */
   token?: () => string
+  /** Whether git tracks a file (relative to cwd); init never writes a secret into one. Default: asks git. */
+  tracked?: (file: string) => boolean
 }
 
 const read = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : undefined)
@@ -65,14 +85,20 @@ const specifier = (file: string) => `./${path.basename(file).replace(/\.[cm]?[jt
 
 /**
  * What `slotwise init` would change in the Worker at `cwd`, read but never written: the config's additions, the
- * engine's migrations after the Worker's own, the jobs and consumers files, the entry (create-cloudflare's hello
- * world only; else the lines to add), the admin token. Throws InitRefusal, naming the file and what to do, where
- * it cannot: the plan is whole or there is none.
+ * engine's migrations after the Worker's own, the jobs and consumers files, the entry (wired for its shape, or the
+ * lines to add), tsconfig.json's moduleResolution, the admin token. Throws InitRefusal, naming the file and what to
+ * do, where it cannot: the plan is whole or there is none.
  */
-export function planInit({ cwd, config: given, token = () => randomBytes(24).toString("hex") }: InitOptions): InitPlan {
+export function planInit({
+  cwd,
+  config: given,
+  token = () => randomBytes(24).toString("hex"),
+  tracked = (file) => trackedByGit(cwd, file),
+}: InitOptions): InitPlan {
   const config = findConfig(cwd, given)
   const at = (file: string) => path.join(cwd, path.dirname(config), file)
-  const configText = read(path.join(cwd, config)) as string
+  const raw = read(path.join(cwd, config)) as string
+  const { text: configText, restore } = withoutBom(raw)
   const toml = config.endsWith(".toml")
   const value: ConfigObject = toml ? readToml(config, configText) : readJsonc(config, configText)
   const main = value.main
@@ -83,9 +109,17 @@ export function planInit({ cwd, config: given, token = () => randomBytes(24).toS
   const writes: FileWrite[] = []
   const notes = [...plan.notes]
   if (plan.edits.length > 0) {
-    const after = toml ? editToml(config, configText, plan.edits) : editJsonc(config, configText, plan.edits)
-    writes.push({ file: config, before: configText, after, what: plan.edits.map((edit) => edit.what) })
+    const edited = toml ? editToml(config, configText, plan.edits) : editJsonc(config, configText, plan.edits)
+    writes.push({ file: config, before: raw, after: restore(edited), what: plan.edits.map((edit) => edit.what) })
   }
+  const tsconfigText = read(at("tsconfig.json"))
+  if (tsconfigText !== undefined) {
+    const { text, restore: again } = withoutBom(tsconfigText)
+    const edit = planTsconfig("tsconfig.json", text)
+    if (edit) writes.push({ file: "tsconfig.json", before: tsconfigText, after: again(edit.after), what: [edit.what] })
+  }
+  const packageJson = read(at("package.json"))
+  const typegen = typegenOf(packageJson === undefined ? undefined : parse(withoutBom(packageJson).text))
 
   const typescript = /\.[cm]?tsx?$/.test(main)
   const beside = (name: string) => path.join(path.dirname(main), `${name}.${typescript ? "ts" : "js"}`)
@@ -99,45 +133,70 @@ export function planInit({ cwd, config: given, token = () => randomBytes(24).toS
   const consumersText = created(consumers, consumersFile(typescript), "the consumers file (none yet)")
 
   const specifiers = { jobs: specifier(jobs), consumers: specifier(consumers) }
-  let manual: string[] | undefined
-  const exported = /export\s+const\s+jobs\b/.test(jobsText) && /export\s+const\s+consumers\b/.test(consumersText)
-  if (typescript && isHelloWorld(entryText) && exported) {
-    const after = wiredHelloWorld(entryText, plan.className, specifiers)
-    const what = "create-cloudflare's hello world, wired: its fetch as before, admin at /admin, the heartbeat"
-    writes.push({ file: main, before: entryText, after, what: [`${what}, ${plan.className}`] })
-  } else if (!isWired(entryText, plan.className)) {
-    manual = linesToAdd(plan.className, specifiers)
+  let manual: Manual | undefined
+  const unexported = [
+    ...(/export\s+const\s+jobs\b/.test(jobsText) ? [] : [`${jobs} (export const jobs)`]),
+    ...(/export\s+const\s+consumers\b/.test(consumersText) ? [] : [`${consumers} (export const consumers)`]),
+  ]
+  if (!isWired(entryText, plan.className)) {
+    const ownHeartbeatCron = wranglerConfig(config, value).triggers?.crons?.includes(HEARTBEAT_CRON) === true
+    const context = { className: plan.className, specifiers, typescript, envType: typegen.envType, ownHeartbeatCron }
+    const wiring = wireEntry(entryText, context)
+    if (unexported.length > 0) {
+      const lines = wiring.kind === "manual" ? wiring.lines : []
+      const why = `${unexported.join(" and ")} is the Worker's own and does not export what slotwise's wiring imports`
+      manual = { why, lines }
+    } else if (wiring.kind === "wired") {
+      writes.push({ file: main, before: entryText, after: wiring.text, what: [wiring.what] })
+    } else manual = { why: wiring.why, lines: wiring.lines }
   }
 
   const secrets = secretsFile((file) => existsSync(at(file)))
   const secretsBefore = read(at(secrets))
   const secretsAfter = withAdminToken(secretsBefore, token())
-  if (secretsAfter !== undefined) {
+  const gitignore = read(at(".gitignore"))
+  const secretsTracked = secretsBefore !== undefined && tracked(path.join(path.dirname(config), secrets))
+  if (secretsAfter !== undefined && secretsTracked) {
+    notes.push(
+      `git tracks ${secrets}, so init wrote no admin token into it: put ${BINDING.adminToken}=<a random token> in a ` +
+        "file git ignores (.dev.vars, listed in .gitignore)",
+    )
+  } else if (secretsAfter !== undefined) {
     const what = `${BINDING.adminToken}, a random token for admin (wrangler dev reads it)`
     writes.push({ file: secrets, before: secretsBefore, after: secretsAfter, what: [what], secret: true })
   }
-  const gitignore = read(at(".gitignore"))
-  const ignored = gitignore === undefined ? undefined : ignoring(gitignore, secrets)
-  if (ignored !== undefined) writes.push({ file: ".gitignore", before: gitignore, after: ignored, what: [secrets] })
-  if (gitignore === undefined) notes.push(`there is no .gitignore: keep ${secrets} out of version control`)
+  // The secrets file out of git: .gitignore created when there is none.
+  const ignored = secretsTracked ? undefined : ignoring(gitignore ?? "", secrets)
+  if (ignored !== undefined) {
+    const what = gitignore === undefined ? `created, ignoring ${secrets}` : secrets
+    writes.push({ file: ".gitignore", before: gitignore, after: ignored, what: [what] })
+  }
 
   const migrationsDir = path.join(path.dirname(config), plan.migrationsDir)
   const { copies } = plannedMigrations(path.join(cwd, migrationsDir))
   const { database } = plan
   const databaseToCreate = database.database_id === undefined ? String(database.database_name ?? "") : undefined
   const relative = copies.map(({ from, to }) => ({ from, to: path.relative(cwd, to) }))
-  return { config, writes: writes.map(inFolder(config)), copies: relative, notes, manual, databaseToCreate }
+  return {
+    config,
+    writes: writes.map(inFolder(config)),
+    copies: relative,
+    notes,
+    manual,
+    databaseToCreate,
+    typegen: typegen.command,
+  }
 }
 
 /** Paths from the config's folder to the Worker's (cwd's), as they are printed and written. */
 const inFolder = (config: string) => (write: FileWrite) =>
   write.file === config ? write : { ...write, file: path.join(path.dirname(config), write.file) }
 
-/** Writes the plan: files first, then the migrations. */
-export function applyInit(cwd: string, plan: InitPlan): void {
-  for (const { file, after } of plan.writes) {
-    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true })
-    writeFileSync(path.join(cwd, file), after)
-  }
-  copyMigrations(plan.copies.map(({ from, to }) => ({ from, to: path.join(cwd, to) })))
+/** Writes the plan, each file atomically (a failed write leaves the old file whole), then the migrations. */
+export function applyInit(cwd: string, plan: InitPlan, io?: WriteFs): void {
+  for (const { file, after } of plan.writes) writeAtomic(path.join(cwd, file), after, io)
+  copyMigrations(
+    plan.copies.map(({ from, to }) => ({ from, to: path.join(cwd, to) })),
+    io,
+  )
 }

@@ -1,7 +1,10 @@
 import { isDeepStrictEqual } from "node:util"
-import { applyEdits, type FormattingOptions, modify, type ParseError, parse, printParseErrorCode } from "jsonc-parser"
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser"
+import { lineEndingOf } from "./byte-order-mark.ts"
 import { applyToValue, type ConfigEdit, type ConfigObject, isObject } from "./edits.ts"
 import { ConfigSyntaxError, UnsafeEditError } from "./errors.ts"
+import { applyInsertions } from "./insertions.ts"
+import { type JsoncStyle, jsoncInsertions } from "./jsonc-insertions.ts"
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false }
 
@@ -19,33 +22,31 @@ export function readJsonc(file: string, text: string): ConfigObject {
 }
 
 /** The file's own indentation and line ends, so that what init adds looks like what was there. */
-function formattingOf(text: string): FormattingOptions {
-  const eol = text.includes("\r\n") ? "\r\n" : "\n"
+function styleOf(text: string): JsoncStyle {
   // A property's indentation: a comment's leading space (" * …") says nothing.
-  const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? "\t"
-  if (indent.startsWith("\t")) return { insertSpaces: false, tabSize: 1, eol }
-  return { insertSpaces: true, tabSize: indent.length, eol }
+  return { unit: /^([ \t]+)"/m.exec(text)?.[1] ?? "\t", eol: lineEndingOf(text) }
 }
 
 /**
- * The text with the edits made by jsonc-parser's `modify`, which edits around comments and keeps them. Each
- * edit is checked: the new text must parse to exactly the old config with that addition, or nothing is changed.
+ * The text with the edits made as insertions (jsonc-insertions.ts): after the last entry of an object or array,
+ * past the comma and the comment on its line, in the container's own layout (one line or one entry a line).
+ * Nothing is rewritten, so every comment stays beside the entry it describes. Each edit is checked: the new text
+ * must parse to exactly the old config with that addition, or init refuses and nothing is changed.
  */
 export function editJsonc(file: string, text: string, edits: readonly ConfigEdit[]): string {
-  const formattingOptions = formattingOf(text)
+  const style = styleOf(text)
   let current = text
   let value = readJsonc(file, text)
   for (const edit of edits) {
-    const path = edit.op === "set" ? [edit.key] : [...edit.path, -1]
     try {
       const expected = applyToValue(value, edit)
-      const next = applyEdits(current, modify(current, path, edit.value, { formattingOptions, isArrayInsertion: true }))
+      const next = applyInsertions(current, jsoncInsertions(current, edit, style))
       if (!isDeepStrictEqual(readJsonc(file, next), expected)) throw new UnsafeEditError(file, edit)
       current = next
       value = expected
     } catch (error) {
       if (error instanceof UnsafeEditError) throw error
-      // A result that does not parse, an edit the value cannot take, or jsonc-parser's modify refusing a path.
+      // A result that does not parse, an edit the value cannot take, or a layout the insertions do not handle.
       throw new UnsafeEditError(file, edit)
     }
   }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto"
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { type WriteFs, writeAtomic } from "./atomic-write.ts"
 
 /** The engine's D1 migrations as the package ships them (dist/migrations, src/infra/migrations in this repository). */
 export const SHIPPED_MIGRATIONS = fileURLToPath(new URL("../migrations/", import.meta.url))
@@ -44,10 +45,7 @@ export function plannedMigrations(
   return { copies, shipped: shipped.length }
 }
 
-/** Copies the planned migrations, creating the folder. */
-export function copyMigrations(copies: readonly MigrationCopy[]): void {
-  for (const { from, to } of copies) {
-    mkdirSync(path.dirname(to), { recursive: true })
-    copyFileSync(from, to)
-  }
+/** Copies the planned migrations, creating the folder; each whole or not at all (atomic-write.ts). */
+export function copyMigrations(copies: readonly MigrationCopy[], io?: WriteFs): void {
+  for (const { from, to } of copies) writeAtomic(to, readFileSync(from, "utf8"), io)
 }

@@ -1,11 +1,6 @@
 import type { AST } from "toml-eslint-parser"
 import { type ConfigEdit, type ConfigValue, isObject } from "./edits.ts"
-
-/** Text added at an offset of the original text. */
-export interface Insertion {
-  at: number
-  text: string
-}
+import type { Insertion } from "./insertions.ts"
 
 /** A layout the insertions do not handle (a value where a table should be): init leaves that edit to the user. */
 export class UnsupportedLayout extends Error {

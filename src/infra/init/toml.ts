@@ -1,8 +1,10 @@
 import { isDeepStrictEqual } from "node:util"
 import { type AST, getStaticTOMLValue, ParseError, parseTOML } from "toml-eslint-parser"
+import { lineEndingOf } from "./byte-order-mark.ts"
 import { applyToValue, type ConfigEdit, type ConfigObject, EditShapeError } from "./edits.ts"
 import { ConfigSyntaxError, UnsafeEditError } from "./errors.ts"
-import { type Insertion, insertionsFor, UnsupportedLayout } from "./toml-insertions.ts"
+import { applyInsertions } from "./insertions.ts"
+import { insertionsFor, UnsupportedLayout } from "./toml-insertions.ts"
 
 /** A wrangler.toml's syntax tree; throws ConfigSyntaxError naming the line and column of its first error. */
 export function parseTomlFile(file: string, text: string): AST.TOMLProgram {
@@ -18,11 +20,6 @@ export function parseTomlFile(file: string, text: string): AST.TOMLProgram {
 export const readToml = (file: string, text: string): ConfigObject =>
   getStaticTOMLValue(parseTomlFile(file, text)) as ConfigObject
 
-const apply = (text: string, insertions: readonly Insertion[]): string =>
-  [...insertions]
-    .sort((a, b) => b.at - a.at)
-    .reduce((current, { at, text: added }) => current.slice(0, at) + added + current.slice(at), text)
-
 /**
  * The text with the edits made as insertions at places a real TOML parser (toml-eslint-parser) locates: after
  * the last top-level key, after an array of tables' last element (and its sub-tables), inside an inline array
@@ -30,13 +27,13 @@ const apply = (text: string, insertions: readonly Insertion[]): string =>
  * text must parse to exactly the old config with that addition, or init refuses and changes nothing.
  */
 export function editToml(file: string, text: string, edits: readonly ConfigEdit[]): string {
-  const eol = text.includes("\r\n") ? "\r\n" : "\n"
+  const eol = lineEndingOf(text)
   let current = text
   let value = readToml(file, text)
   for (const edit of edits) {
     try {
       const expected = applyToValue(value, edit)
-      const next = apply(current, insertionsFor(parseTomlFile(file, current), current, edit, eol))
+      const next = applyInsertions(current, insertionsFor(parseTomlFile(file, current), current, edit, eol))
       if (!isDeepStrictEqual(readToml(file, next), expected)) throw new UnsafeEditError(file, edit)
       current = next
       value = expected

@@ -2,7 +2,7 @@ import { and, eq, isNull, lte, or } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
 import type { RunEnding } from "./record.ts"
 import { hourStatements } from "./run-hours.ts"
-import { type SlotClaimRequest, slotClaimStatement } from "./slot-claim.ts"
+import { DATABASE_NOW, type SlotClaimRequest, slotClaimStatement } from "./slot-claim.ts"
 import { releaseStatements, runReleases } from "./slot-release.ts"
 
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
@@ -39,7 +39,8 @@ export async function releaseSlot(
   }
   const release = db
     .update(jobsLeases)
-    .set({ leaseUntil: null, holder: null })
+    // lease_ms goes with the lease: a later claim by 0.1.0 (which never writes it) leaves it null, never another run's.
+    .set({ leaseUntil: null, leaseMs: null, holder: null })
     .where(and(eq(jobsLeases.name, name), eq(jobsLeases.holder, holder)))
     .returning({ name: jobsLeases.name })
   if (ending === undefined) return (await release).length === 1
@@ -53,21 +54,31 @@ export async function releaseSlot(
 /** Every lease row, by name. */
 export const listLeases = (db: Database): Promise<JobLease[]> => db.select().from(jobsLeases).orderBy(jobsLeases.name)
 
+/** What a forced or unforced release found: the lease as it was (undefined: the job has none), and whether it ended. */
+export interface ForcedRelease {
+  before: JobLease | undefined
+  /** False when unforced and the database's clock says the lease is still held: nothing was written. */
+  ended: boolean
+}
+
 /**
  * Ends a lease whoever holds it (the admin's "release a stuck lease"); `last_slot` stays, so the
- * released slot is still refused. Given `expiredBy`, only a lease free or expired by then is ended
- * (a held one is left as it is, in the same batch). Answers the lease as it was, or undefined if
- * the job has none.
+ * released slot is still refused. Unforced, only a lease free or expired by the database's clock (the
+ * one that wrote it, slot-claim.ts) is ended, and a held one is left as it is, in the same batch: a
+ * replica's clock ahead never frees a lease the database still holds.
  */
-export async function forceRelease(db: Database, name: string, expiredBy?: number): Promise<JobLease | undefined> {
+export async function forceRelease(db: Database, name: string, force: boolean): Promise<ForcedRelease> {
   const named = eq(jobsLeases.name, name)
-  const releasable =
-    expiredBy === undefined
-      ? named
-      : and(named, or(isNull(jobsLeases.leaseUntil), lte(jobsLeases.leaseUntil, expiredBy)))
-  const [before] = await db.batch([
+  const releasable = force
+    ? named
+    : and(named, or(isNull(jobsLeases.leaseUntil), lte(jobsLeases.leaseUntil, DATABASE_NOW)))
+  const [before, ended] = await db.batch([
     db.select().from(jobsLeases).where(named),
-    db.update(jobsLeases).set({ leaseUntil: null, holder: null }).where(releasable),
+    db
+      .update(jobsLeases)
+      .set({ leaseUntil: null, leaseMs: null, holder: null })
+      .where(releasable)
+      .returning({ name: jobsLeases.name }),
   ])
-  return before[0]
+  return { before: before[0], ended: ended.length === 1 }
 }

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm"
+import { LEASE_MARGIN_MS, MAX_TIMEOUT_MS } from "./definition.ts"
 
 /**
  * How far past the database's clock a slot may lie and still be claimed: a claimant whose clock runs
@@ -23,6 +24,15 @@ export interface SlotClaimRequest {
 export type ClaimEntry = Omit<SlotClaimRequest, "now">
 
 /**
+ * The lease a row without `lease_ms` is judged by: the longest a job can have (a 15-minute timeout + 1
+ * minute). Such a lease was written by a claim from before `lease_ms` (0.1.0's, which a gradual deployment
+ * runs beside this one, and which never writes it: the release clears it with the lease, so 0.1.0's lease
+ * never carries another run's); migration 0007 gives its older rows the same value. So a lease ending more
+ * than 32 minutes past the database's now is reclaimed, and one within is held until it ends.
+ */
+export const UNKNOWN_LEASE_MS = MAX_TIMEOUT_MS + LEASE_MARGIN_MS
+
+/**
  * The database's clock in epoch milliseconds, one value per statement: SQLite's own function on D1 and
  * libSQL; on PostgreSQL, the function of the same name and meaning the twin of migration 0007 creates
  * (statement_timestamp()). The same text on all three.
@@ -45,8 +55,8 @@ const member = (key: string, type: "bigint" | "text") => `cast(json_extract(job.
  * written as the database's now + lease, with its length (`lease_ms`) beside it, and `lease_until < now`
  * stops overlap whatever lease the claimant has. A lease ending more than twice its own length past now
  * (the database's clock went back since it was written) is reclaimed: it is judged by what its holder
- * wrote, never by the claimant's timeout. `last_slot` never goes down, so no slot is claimed twice.
- * Epoch-ms columns must be 64-bit (SQLite's INTEGER is; on Postgres, BIGINT); values are cast, as
+ * wrote, never by the claimant's timeout (a row without one, by UNKNOWN_LEASE_MS). `last_slot` never goes
+ * down, so no slot is claimed twice. Epoch-ms columns must be 64-bit (SQLite's INTEGER is; on Postgres, BIGINT); values are cast, as
  * Postgres types those of an INSERT … SELECT as text otherwise.
  */
 const claimText = (clock: string) => `insert into jobs_leases (name, last_slot, lease_until, lease_ms, holder)
@@ -60,7 +70,8 @@ on conflict (name) do update
       holder = excluded.holder
   where jobs_leases.last_slot < excluded.last_slot
     and (jobs_leases.lease_until is null or jobs_leases.lease_until < excluded.lease_until - excluded.lease_ms
-         or jobs_leases.lease_until > excluded.lease_until - excluded.lease_ms + 2 * jobs_leases.lease_ms)
+         or jobs_leases.lease_until > excluded.lease_until - excluded.lease_ms
+                                      + 2 * coalesce(jobs_leases.lease_ms, ${UNKNOWN_LEASE_MS}))
 returning name, last_run_slot, hour_start`
 
 /** The claim's text on the database's clock (one `?`, the JSON), and with a test's clock (`?` for now, then `?` for the JSON). */

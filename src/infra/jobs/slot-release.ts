@@ -53,7 +53,8 @@ const counted = (letter: string) => `(length(hour_runs) - length(replace(hour_ru
  * ARCHITECTURE.md, "A slot's claim and release": one run's release, one SQL text on D1, SQLite and
  * Postgres; an invocation's releases go as one D1 batch of it (one query, one row read and one written a
  * run: by its primary key, with no RETURNING). The lease is ended only if the run's holder still holds it
- * (or an operator released it and no later slot was claimed); `last_slot` stays. The same write records
+ * (or an operator released it and no later slot was claimed); `last_slot` stays, and `lease_ms` goes with
+ * the lease (a later claim by 0.1.0, which never writes it, leaves it null, never another run's). The same write records
  * the run: the last_* columns, the run appended to run_history (its newest RUN_HISTORY_LENGTH kept, oldest
  * first: entries are flat JSON objects and a `"` inside a JSON string is always escaped, so `{"` opens an
  * entry and `},{"` separates two), and the run folded into the row's hour (hour_runs, hour_max_ms): a run
@@ -61,7 +62,7 @@ const counted = (letter: string) => `(length(hour_runs) - length(replace(hour_ru
  * jobs_run_hours. Its values: releaseValues.
  */
 export const RELEASE_TEXT = `update jobs_leases set
-  lease_until = null, holder = null,
+  lease_until = null, lease_ms = null, holder = null,
   last_run_slot = ${SLOT}, last_run_id = ${HOLDER}, last_outcome = cast(?5 as text), last_ms = cast(?6 as bigint),
   last_finished_at = cast(?7 as bigint), last_error = cast(?8 as text), last_summary = cast(?9 as text),
   run_history = (case when ${kept} = '[]' then '[' || ${ENTRY} || ']'

@@ -28,8 +28,17 @@ export {
 } from "./contract/definition.ts"
 export type { DeliveryPoint, HistoryRange, StreamHistory } from "./contract/history.ts"
 export type { Reply, ReplyError } from "./contract/reply.ts"
-export type { NudgeReport, StreamRpc, UpsertOptions } from "./contract/rpc.ts"
+export {
+  type BackfillAnswer,
+  type BackfillOptions,
+  type CancelOptions,
+  type NudgeReport,
+  STREAM_PROTOCOL,
+  type StreamProtocol,
+  type StreamRpc,
+  type UpsertOptions,
+} from "./contract/rpc.ts"
 export type { ScheduleEvent } from "./contract/schedule-events.ts"
 export type { ScheduleState } from "./contract/states.ts"
-export type { ScheduleView, StreamSummary } from "./contract/view.ts"
+export type { BackfillReport, ScheduleView, StreamSummary } from "./contract/view.ts"
 export * as Schedules from "./namespace.ts"

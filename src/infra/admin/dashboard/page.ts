@@ -144,6 +144,15 @@ const events = () => markup`
   <section id="events-panel" data-testid="events-panel" hidden="">
     <h2>Schedule <span class="mono" id="events-name" data-testid="events-name"></span></h2>
     <dl class="detail" id="schedule-detail" data-testid="schedule-detail"></dl>
+    <form class="toolbar" id="backfill-form" data-testid="backfill-form" hidden="">
+      <strong>Backfill</strong>
+      <label>from <input type="datetime-local" step="1" id="backfill-from" data-testid="backfill-from" required=""></label>
+      <label>to <input type="datetime-local" step="1" id="backfill-to" data-testid="backfill-to" required=""></label>
+      <span class="sub">local time</span>
+      <button type="button" id="backfill-preview" data-testid="backfill-preview">Preview</button>
+      <span id="backfill-count" data-testid="backfill-count" role="status"></span>
+      <button type="submit" id="backfill-run" data-testid="backfill-run" disabled="">Backfill</button>
+    </form>
     <table>
       <thead>
         <tr>

@@ -11,8 +11,8 @@ BEGIN
 END
 $$;
 ALTER TABLE jobs_leases ADD COLUMN lease_ms BIGINT;
-ALTER TABLE jobs_leases DROP COLUMN lower_slot;
-ALTER TABLE jobs_leases DROP COLUMN jump_start;
+-- lower_slot and jump_start stay, as in the D1 migration: 0.1.0's claim still writes them during a rollout.
 UPDATE jobs_leases SET lease_ms = 960000 WHERE lease_until IS NOT NULL;
-UPDATE jobs_leases SET last_slot = CAST(ROUND(unixepoch('now', 'subsec') * 1000) AS BIGINT)
+UPDATE jobs_leases SET last_slot = CAST(ROUND(unixepoch('now', 'subsec') * 1000) AS BIGINT),
+  lower_slot = NULL, jump_start = NULL
 WHERE last_slot > CAST(ROUND(unixepoch('now', 'subsec') * 1000) AS BIGINT) + 10000;

@@ -6,13 +6,15 @@ import {
   type Json,
   type ScheduleDefinition,
   ScheduleDefinitionError,
+  validateReason,
   validateRetention,
 } from "../contract/definition.ts"
 import type { Reply, ReplyError } from "../contract/reply.ts"
-import type { StreamRpc } from "../contract/rpc.ts"
+import type { BackfillAnswer, BackfillOptions, CancelOptions } from "../contract/rpc.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
 import type { ScheduleState } from "../contract/states.ts"
 import type { ScheduleView } from "../contract/view.ts"
+import { streamRpc } from "./stream-rpc.ts"
 
 /** The stream holds no schedule of that id (get, cancel, resume, trigger, remove). */
 export class ScheduleNotFoundError extends Error {
@@ -59,10 +61,26 @@ export interface StreamClient {
     cursor: string | null
   }>
   /**
-   * Stops a scheduled or failed schedule: nothing more is delivered until it is resumed or upserted.
-   * @example `await stream.cancel("trial-ending")`
+   * Stops a scheduled or failed schedule: nothing more is delivered until it is resumed or upserted. An optional
+   * `reason` (at most 1,000 characters) stays on the schedule while it is cancelled (`cancelReason` in its view)
+   * and is recorded in its `schedule/cancelled` event.
+   * The reason may also be given as the second argument itself.
+   * @example `await stream.cancel("trial-ending", { reason: "customer asked for a pause until March" })`
    */
-  cancel(id: string): Promise<ScheduleView>
+  cancel(id: string, options?: CancelOptions | string): Promise<ScheduleView>
+  /**
+   * Delivers once more every occurrence a recurring schedule's cadence names from `from` to `to` (a past range,
+   * inside its window; at most 1,000): each becomes a one-shot of its own, `<id>~backfill-<run>-<time>`, due at
+   * its time on the cadence, with its own idempotency key, so a consumer's dedupe tells it from the live
+   * occurrence. They go through the same delivery loop (at most 32 in flight), retries included. Refused for a
+   * one-shot (ScheduleStateError); `dryRun: true` only counts them.
+   * @example
+   * ```ts
+   * const { backfill } = await stream.backfill("digest", { from: "2026-03-01T02:00:00Z", to: "2026-03-01T05:00:00Z" })
+   * console.log(`${backfill.count} occurrences delivered again`)
+   * ```
+   */
+  backfill(id: string, options: BackfillOptions): Promise<BackfillAnswer>
   /**
    * Starts a failed or cancelled schedule again at its current occurrence, attempts reset.
    * @example `await stream.resume("usage-webhook")`
@@ -95,10 +113,6 @@ export interface StreamClientOptions {
    */
   retention?: Duration
 }
-
-/** The stream's Durable Object, whose methods answer a Reply; the admin routes map it to HTTP. */
-export const streamRpc = (namespace: StreamNamespace, name: string) =>
-  namespace.get(namespace.idFromName(name)) as StreamRpc
 
 /**
  * A typed client for one stream: one ScheduleStream Durable Object, named by the stream (a tenant,
@@ -133,7 +147,17 @@ export function stream(namespace: StreamNamespace, name: string, options: Stream
       return !reply.ok && reply.error.code === "not_found" ? undefined : unwrap(reply)
     },
     list: async (options = {}) => unwrap(await stub.list(name, options)),
-    cancel: async (id) => unwrap(await stub.cancel(name, id)),
+    cancel: async (id, options) => {
+      // Refused here, naming the field, before the stream is woken.
+      const reason = validateReason(typeof options === "string" ? options : options?.reason)
+      return unwrap(await stub.cancel(name, id, reason === null ? {} : { reason }))
+    },
+    backfill: async (id, options) => {
+      const { from, to, dryRun } = options ?? ({} as BackfillOptions)
+      // A Date travels over RPC as epoch milliseconds: the stream reads every form the same way.
+      const instant = (value: unknown) => (value instanceof Date ? value.getTime() : value) as number | string
+      return unwrap(await stub.backfill(name, id, { from: instant(from), to: instant(to), dryRun: dryRun === true }))
+    },
     resume: async (id) => unwrap(await stub.resume(name, id)),
     trigger: async (id) => unwrap(await stub.trigger(name, id)),
     remove: async (id) => unwrap(await stub.remove(name, id)),

@@ -16,6 +16,14 @@ export const MIN_EVERY_MS = 1_000
 /** The furthest ahead a schedule may be set: 10 years. */
 export const MAX_HORIZON_MS = 10 * 366 * 86_400_000
 export const MAX_ATTEMPTS_LIMIT = 1_000
+/** The most occurrences `times` may ask for. */
+export const MAX_TIMES = 1_000_000
+/** The widest `jitter`: a day. */
+export const MAX_JITTER_MS = 86_400_000
+/** The most occurrences one backfill delivers (docs/schedules.md, "Backfill"). */
+export const MAX_BACKFILL = 1_000
+/** A cancel's reason is cut to this many characters. */
+export const MAX_NOTE_LENGTH = 1_000
 /** A page of schedules or events: 1..LIST_MAX, LIST_DEFAULT when not given. */
 export const LIST_DEFAULT = 50
 export const LIST_MAX = 500
@@ -35,8 +43,8 @@ export interface ScheduleDefinition {
   consumer: string
   /** Any JSON of at most 64 KiB and 64 levels, handed to each delivery. */
   payload?: Json
-  /** Off by default: retries continue, capped at 60 s apart, until success or terminal. */
-  maxAttempts?: number
+  /** Off by default (unset or null): retries continue, capped at 60 s apart, until success or terminal. */
+  maxAttempts?: number | null
   /** Once, at this time: a Date, epoch milliseconds, or ISO 8601 with an offset. */
   at?: Date | number | string
   /** Once, this long after the upsert. */
@@ -47,6 +55,17 @@ export interface ScheduleDefinition {
   cron?: string
   /** IANA name for `cron`; default UTC. */
   timezone?: string
+  /** `every` and `cron` only: nothing is delivered before this time (same forms as `at`); `every` counts its cadence from it. */
+  startAt?: Date | number | string
+  /** `every` and `cron` only: the schedule completes after its last occurrence at or before this time (same forms as `at`). */
+  endAt?: Date | number | string
+  /** `every` and `cron` only: the schedule completes once this many occurrences were delivered (1..1,000,000). */
+  times?: number
+  /**
+   * Each occurrence is delivered up to this much after its time on the cadence, by an offset derived from its
+   * idempotency key (the same after a restart); shorter than the gap between occurrences, at most a day.
+   */
+  jitter?: Duration
 }
 
 /** When a schedule is due, as the stream stores and admin shows it: one of the four timings, in milliseconds. */
@@ -63,6 +82,13 @@ export interface ScheduleSpec {
   payload: string
   maxAttempts: number | null
   timing: Timing
+  /** The window's start and end (epoch ms), recurring timings only. */
+  startAt: number | null
+  endAt: number | null
+  /** How many occurrences are delivered before the schedule completes. */
+  times: number | null
+  /** The jitter's bound in ms (null: none). */
+  jitterMs: number | null
 }
 
 /** The input a ScheduleDefinitionError or a refused reply names: a definition's field, or a call's option. */
@@ -77,6 +103,9 @@ export type ScheduleField =
   | "before"
   | "retention"
   | "range"
+  | "reason"
+  | "from"
+  | "to"
 
 const DEFINITION_FIELDS = new Set<string>([
   "id",
@@ -88,6 +117,10 @@ const DEFINITION_FIELDS = new Set<string>([
   "every",
   "cron",
   "timezone",
+  "startAt",
+  "endAt",
+  "times",
+  "jitter",
 ])
 
 /** A definition or an option a stream refused, naming the field: nothing was written. */
@@ -159,7 +192,88 @@ export function checkDefinition(
     }
     maxAttempts = n as number
   }
-  return { spec: { id, consumer: def.consumer as string, payload, maxAttempts, timing }, firesOn: day }
+  const rules = validateRules(def, timing, now)
+  return { spec: { id, consumer: def.consumer as string, payload, maxAttempts, timing, ...rules }, firesOn: day }
+}
+
+const RECURRING_ONLY = "applies only to every and cron"
+
+/** The window, count and jitter, checked against the timing: an end before the start, a window the cron never fires in. */
+function validateRules(def: Record<string, unknown>, timing: Timing, now: number) {
+  const recurring = timing.kind === "every" || timing.kind === "cron"
+  const instant = (field: "startAt" | "endAt"): number | null => {
+    if (def[field] === undefined || def[field] === null) return null
+    if (!recurring) fail(field, RECURRING_ONLY)
+    const ms = toInstant(def[field])
+    if (ms === undefined) fail(field, "must be a Date, epoch milliseconds or an ISO 8601 string with an offset")
+    if ((ms as number) > now + MAX_HORIZON_MS) fail(field, "is more than 10 years ahead")
+    return ms as number
+  }
+  const startAt = instant("startAt")
+  const endAt = instant("endAt")
+  if (startAt !== null && endAt !== null) {
+    if (endAt < startAt) fail("endAt", `is before startAt (${new Date(startAt).toISOString()})`)
+    if (timing.kind === "cron") {
+      const first = parseCron(timing.cron, timing.timezone).nextAfter(startAt - 1)
+      if (first === undefined || first > endAt) fail("endAt", "closes a window in which the cron names no time")
+    }
+  }
+  let times: number | null = null
+  if (def.times !== undefined && def.times !== null) {
+    if (!recurring) fail("times", RECURRING_ONLY)
+    const n = def.times
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_TIMES) {
+      fail("times", `must be a positive integer up to ${MAX_TIMES}`)
+    }
+    times = n as number
+  }
+  let jitterMs: number | null = null
+  if (def.jitter !== undefined && def.jitter !== null) {
+    const ms = toMillis(def.jitter)
+    if (ms === undefined) fail("jitter", 'must be milliseconds or a string such as "30 seconds"')
+    if ((ms as number) > MAX_JITTER_MS) fail("jitter", "is more than a day")
+    const gap = shortestGap(timing, Math.max(now, startAt ?? now))
+    if (gap !== undefined && (ms as number) >= gap)
+      fail("jitter", `must be shorter than the ${gap} ms between occurrences`)
+    jitterMs = ms === 0 ? null : (ms as number)
+  }
+  return { startAt, endAt, times, jitterMs }
+}
+
+/** The shortest gap between a recurring timing's next occurrences (a cron's next 8 times), so jitter never reorders them. */
+function shortestGap(timing: Timing, from: number): number | undefined {
+  if (timing.kind === "every") return timing.everyMs
+  if (timing.kind !== "cron") return undefined
+  const cron = parseCron(timing.cron, timing.timezone)
+  let gap: number | undefined
+  let at = cron.nextAfter(from)
+  for (let i = 0; i < 8 && at !== undefined; i++) {
+    const next = cron.nextAfter(at)
+    if (next !== undefined) gap = Math.min(gap ?? Number.POSITIVE_INFINITY, next - at)
+    at = next
+  }
+  return gap
+}
+
+/** A backfill's range: `from` and `to` in any form `at` takes, `from` at or before `to`, `to` not after `now`. */
+export function validateBackfillRange(input: unknown, now: number): { from: number; to: number } {
+  if (typeof input !== "object" || input === null) fail("range", "must be an object with from and to")
+  const { from, to } = input as { from?: unknown; to?: unknown }
+  const fromMs = toInstant(from)
+  if (fromMs === undefined) fail("from", "must be a Date, epoch milliseconds or an ISO 8601 string with an offset")
+  const toMs = toInstant(to)
+  if (toMs === undefined) fail("to", "must be a Date, epoch milliseconds or an ISO 8601 string with an offset")
+  if ((toMs as number) < (fromMs as number)) fail("to", `is before from (${new Date(fromMs as number).toISOString()})`)
+  if ((toMs as number) > now) fail("to", "is in the future: a backfill delivers past occurrences only")
+  return { from: fromMs as number, to: toMs as number }
+}
+
+/** A cancel's optional reason: a string, cut to MAX_NOTE_LENGTH; empty or absent is none. */
+export function validateReason(reason: unknown): string | null {
+  if (reason === undefined || reason === null || reason === "") return null
+  if (typeof reason !== "string") fail("reason", "must be a string")
+  const text = reason as string
+  return text.length > MAX_NOTE_LENGTH ? `${text.slice(0, MAX_NOTE_LENGTH - 1)}…` : text
 }
 
 function validateTiming(def: Record<string, unknown>, now: number, firesOn: unknown): { timing: Timing; day?: number } {
@@ -370,7 +484,12 @@ export const sameSpec = (a: ScheduleSpec, b: ScheduleSpec) =>
   a.consumer === b.consumer &&
   a.payload === b.payload &&
   a.maxAttempts === b.maxAttempts &&
-  sameTiming(a.timing, b.timing)
+  a.times === b.times &&
+  sameWhen(a, b)
+
+/** The same timing, window and jitter: an upsert that keeps them keeps the due time. */
+export const sameWhen = (a: ScheduleSpec, b: ScheduleSpec) =>
+  a.startAt === b.startAt && a.endAt === b.endAt && a.jitterMs === b.jitterMs && sameTiming(a.timing, b.timing)
 
 /** Compared as they behave, not as they are written: croner's parsed pattern, the canonical zone. */
 export function sameTiming(a: Timing, b: Timing): boolean {

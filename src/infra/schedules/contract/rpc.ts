@@ -2,7 +2,23 @@ import type { EventsOptions, ListOptions } from "./definition.ts"
 import type { HistoryRange, StreamHistory } from "./history.ts"
 import type { Reply } from "./reply.ts"
 import type { ScheduleEvent } from "./schedule-events.ts"
-import type { ScheduleView, StreamSummary } from "./view.ts"
+import type { BackfillReport, ScheduleView, StreamSummary } from "./view.ts"
+
+/**
+ * The version of the stream's RPC (StreamRpc): what its methods are and what they take and answer. It goes up
+ * when a method is added or a call's shape changes; 0.1.0's stream had no marker and is protocol 1. A method is
+ * only added within a release, and dropped no sooner than a release after every client has stopped calling it,
+ * so a gradual deployment's two versions can call each other's stream (docs/upgrading.md).
+ */
+export const STREAM_PROTOCOL = 2
+
+/** What a stream answers to `protocol()`: its RPC's version and the slotwise release it runs. */
+export interface StreamProtocol {
+  /** STREAM_PROTOCOL of the code the stream runs. */
+  protocol: number
+  /** The slotwise release the stream runs ("0.2.0"). */
+  release: string
+}
 
 /** An upsert's options: the stream's retention window as its caller declares it. */
 export interface UpsertOptions {
@@ -10,6 +26,30 @@ export interface UpsertOptions {
   retentionMs?: number
   /** A day the definition's cron names, as the caller's checkDefinition found it: verified, not searched again. */
   firesOn?: number
+}
+
+/** A cancel's options: why, for the people who look at the schedule later. */
+export interface CancelOptions {
+  /** Stored on the schedule while it stays cancelled, shown in its view and recorded in its event (at most 1,000 characters). */
+  reason?: string
+}
+
+/** A backfill's range (each end a Date, epoch milliseconds or ISO 8601 with an offset) and whether it only previews. */
+export interface BackfillOptions {
+  /** The range's first moment: occurrences at or after it. */
+  from: Date | number | string
+  /** The range's last moment, not in the future: occurrences at or before it. */
+  to: Date | number | string
+  /** Only count the occurrences the range names; write nothing. */
+  dryRun?: boolean
+}
+
+/** A backfill's answer: the schedule backfilled, and what was created (or, with dryRun, would be). */
+export interface BackfillAnswer {
+  /** The recurring schedule backfilled, as it is now. */
+  schedule: ScheduleView
+  /** The occurrences created, or counted. */
+  backfill: BackfillReport
 }
 
 /** What a nudge did: ticked (something was overdue) or only re-armed. */
@@ -43,8 +83,10 @@ export interface StreamRpc {
   get(stream: string, id: string): Promise<Reply<ScheduleView>>
   /** A page of the stream's schedules by id; `cursor` is null on the last page. */
   list(stream: string, options?: ListOptions): Promise<Reply<{ schedules: ScheduleView[]; cursor: string | null }>>
-  /** Stops a scheduled or failed schedule; `conflict` when its state refuses it. */
-  cancel(stream: string, id: string): Promise<Reply<ScheduleView>>
+  /** Stops a scheduled or failed schedule, keeping an optional reason; `conflict` when its state refuses it. */
+  cancel(stream: string, id: string, options?: CancelOptions): Promise<Reply<ScheduleView>>
+  /** Delivers once more the occurrences a recurring schedule names in a past range; `conflict` for a one-shot. */
+  backfill(stream: string, id: string, options: BackfillOptions): Promise<Reply<BackfillAnswer>>
   /** Starts a failed or cancelled schedule again at its current occurrence; `conflict` when its state refuses it. */
   resume(stream: string, id: string): Promise<Reply<ScheduleView>>
   /** Makes the current occurrence due now, its place on the cadence kept; `conflict` unless scheduled. */
@@ -59,4 +101,6 @@ export interface StreamRpc {
   history(stream: string, range?: HistoryRange): Promise<Reply<StreamHistory>>
   /** The watchdog's call: ticks when something is overdue, otherwise re-arms and rewrites the directory entry. */
   nudge(stream: string): Promise<Reply<NudgeReport>>
+  /** The stream's protocol marker: which RPC it speaks and which release it runs (absent before protocol 2). */
+  protocol(): Promise<StreamProtocol>
 }

@@ -40,6 +40,48 @@ export interface ScheduleView {
   createdAt: number
   /** When its row was last written. */
   updatedAt: number
+  /**
+   * Where the current occurrence sits on the cadence: `nextAt` is this plus the jitter's offset (or now,
+   * after a trigger). The two differ only with jitter or after a trigger.
+   */
+  cadenceAt: number
+  /** Nothing is delivered before this time (every and cron), or null. */
+  startAt: number | null
+  /** The schedule completes after its last occurrence at or before this time, or null. */
+  endAt: number | null
+  /** It completes once this many occurrences were delivered, or null (no limit). */
+  times: number | null
+  /** Occurrences delivered so far (a backfill's do not count). */
+  delivered: number
+  /** The bound of each occurrence's delivery offset in ms, or null. */
+  jitterMs: number | null
+  /** The reason given when it was cancelled, while it stays cancelled; null otherwise. */
+  cancelReason: string | null
+  /** For an occurrence a backfill created, the id of the recurring schedule it belongs to; null otherwise. */
+  backfillOf: string | null
+}
+
+/** What a backfill created (or, with `dryRun`, would create): one one-shot schedule per past occurrence. */
+export interface BackfillReport {
+  /** The recurring schedule backfilled. */
+  scheduleId: string
+  /** The range's first moment asked for, in epoch milliseconds. */
+  from: number
+  /** The range's last moment asked for, in epoch milliseconds. */
+  to: number
+  /** How many past occurrences the range names (at most MAX_BACKFILL): each is delivered once more. */
+  count: number
+  /** The first backfilled occurrence's time on the cadence, or null when the range names none. */
+  firstAt: number | null
+  /** The last backfilled occurrence's time on the cadence, or null when the range names none. */
+  lastAt: number | null
+  /** True when nothing was written: a preview. */
+  dryRun: boolean
+  /**
+   * The ids of the schedules created, `<id>~backfill-<run>-<time>`; each is delivered with its own key,
+   * `schedule:<stream>/<id>~backfill-<run>-<time>@<incarnation>:1`, never a live occurrence's.
+   */
+  ids: string[]
 }
 
 /** A stream at a glance: how many schedules in each state, how many retrying, and the one furthest behind. */

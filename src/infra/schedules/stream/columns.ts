@@ -11,7 +11,7 @@ export interface StoredRow extends ScheduleRow {
 
 export type Field = Exclude<keyof StoredRow, "id">
 
-/** Every stored field but the id, in column order; the event lines last, so a light read is the same list without them. */
+/** Every stored field but the id, in column order (at most 31: store.ts keeps a row's changed fields as one number's bits); the event lines last, so a light read is the same list without them. */
 export const FIELDS = [
   "consumer",
   "kind",
@@ -34,6 +34,13 @@ export const FIELDS = [
   "updatedAt",
   "finishedAt",
   "incarnation",
+  "startAt",
+  "endAt",
+  "times",
+  "delivered",
+  "jitterMs",
+  "cancelReason",
+  "backfillOf",
   "eventSeq",
   "writtenSeq",
   "eventLines",
@@ -87,9 +94,16 @@ export function rowOf(v: SqlStorageValue[]): StoredRow {
     updatedAt: v[19] as number,
     finishedAt: v[20] as number | null,
     incarnation: v[21] as number | null,
-    eventSeq: v[22] as number | null,
-    writtenSeq: v[23] as number,
+    startAt: v[22] as number | null,
+    endAt: v[23] as number | null,
+    times: v[24] as number | null,
+    delivered: v[25] as number,
+    jitterMs: v[26] as number | null,
+    cancelReason: v[27] as string | null,
+    backfillOf: v[28] as string | null,
+    eventSeq: v[29] as number | null,
+    writtenSeq: v[30] as number,
   }
-  if (v.length > 24) row.eventLines = v[24] as string
+  if (v.length > 31) row.eventLines = v[31] as string
   return row
 }

@@ -1,9 +1,10 @@
 import { durableDelay } from "../../backoff.ts"
 import { parseCron } from "../../cron.ts"
 import type { Delivery } from "../contract/consumer.ts"
-import { type ScheduleSpec, sameSpec, sameTiming, type Timing } from "../contract/definition.ts"
+import { type ScheduleSpec, sameSpec, sameWhen, type Timing } from "../contract/definition.ts"
 import { cutReason, type EventDraft, LATE_THRESHOLD_MS } from "../contract/schedule-events.ts"
 import { idempotencyKey } from "./idempotency-key.ts"
+import { jittered } from "./jitter.ts"
 import { eligibleAt, isRecurring, type ScheduleRow, specOf, timingColumns } from "./row.ts"
 
 /** A pure transition's result: the row to write (or delete) and the events to append with it. */
@@ -28,17 +29,25 @@ const none = (row: ScheduleRow | undefined, refused?: string): NoChange =>
 
 export const changed = (t: Transition): t is Change => t.events.length > 0
 
-/** When the first occurrence of a timing is due, seen from `now`. */
-export function firstDue(timing: Timing, now: number): number {
+/**
+ * When the first occurrence of a timing is due on its cadence, seen from `now`. With a window's `startAt`,
+ * `every` counts its cadence from startAt and a cron's first time is at or after it: startAt itself when it
+ * is still ahead, otherwise the first cadence point after now.
+ */
+export function firstDue(timing: Timing, now: number, startAt: number | null = null): number {
   switch (timing.kind) {
     case "at":
       return timing.atMs
     case "after":
       return now + timing.afterMs
-    case "every":
-      return now + timing.everyMs
+    case "every": {
+      if (startAt === null) return now + timing.everyMs
+      if (startAt >= now) return startAt
+      return startAt + (Math.floor((now - startAt) / timing.everyMs) + 1) * timing.everyMs
+    }
     case "cron": {
-      const next = parseCron(timing.cron, timing.timezone).nextAfter(now)
+      const from = startAt === null ? now : Math.max(now, startAt - 1)
+      const next = parseCron(timing.cron, timing.timezone).nextAfter(from)
       // validateDefinition refuses a cron that never fires, so this is a broken invariant.
       if (next === undefined) throw new RangeError(`cron "${timing.cron}" never fires after ${now}`)
       return next
@@ -59,36 +68,69 @@ export function nextDue(row: ScheduleRow, now: number): number | undefined {
   return parseCron(row.cron as string, row.timezone as string).nextAfter(from)
 }
 
+/** True when an occurrence at `cadence` is not delivered: past the window's end, or the count is reached. */
+const over = (row: ScheduleRow, cadence: number) =>
+  (row.endAt !== null && cadence > row.endAt) || (row.times !== null && row.delivered >= row.times)
+
+/** The row finished as completed at `now`: no claim, no retry. */
+const finish = (row: ScheduleRow, now: number): ScheduleRow => ({
+  ...row,
+  state: "completed",
+  ...clearedAttempt,
+  ...unclaimed,
+  finishedAt: now,
+})
+
+/** The row's current occurrence put at `cadence`, due then plus its jitter; completed instead when it is over. */
+function placed(row: ScheduleRow, cadence: number, now: number, stream: string): ScheduleRow {
+  const at = { ...row, cadenceAt: cadence, nextAt: jittered(stream, row, cadence) }
+  return over(row, cadence) ? finish(at, now) : at
+}
+
 /**
- * Idempotent upsert: the same definition changes nothing; a new timing recomputes next_at. A created
- * row takes `incarnation` (drawn by the caller, fresh each time); an existing row keeps its own.
+ * Idempotent upsert: the same definition changes nothing; a new timing, window or jitter recomputes next_at.
+ * A created row takes `incarnation` (drawn by the caller, fresh each time); an existing row keeps its own,
+ * and its count of delivered occurrences: an upsert whose `times` it already reached completes it.
  */
 export function upsert(
   existing: ScheduleRow | undefined,
   spec: ScheduleSpec,
   now: number,
   incarnation: number,
+  stream = "",
 ): Transition {
   const columns = {
     consumer: spec.consumer,
     payload: spec.payload,
     maxAttempts: spec.maxAttempts,
     ...timingColumns(spec.timing),
+    startAt: spec.startAt,
+    endAt: spec.endAt,
+    times: spec.times,
+    jitterMs: spec.jitterMs,
   }
   const setEvent = (row: ScheduleRow, cause: string): EventDraft => ({
     type: "schedule/set",
     scheduleId: row.id,
-    data: { cause, consumer: row.consumer, timing: spec.timing, occurrence: row.occurrence, nextAt: row.nextAt },
+    data: {
+      cause,
+      consumer: row.consumer,
+      timing: spec.timing,
+      occurrence: row.occurrence,
+      nextAt: row.nextAt,
+      ...rulesOf(spec),
+      ...(row.state === "completed" ? { state: "completed", delivered: row.delivered } : {}),
+    },
   })
+  const due = () => firstDue(spec.timing, now, spec.startAt)
   if (!existing) {
-    const due = firstDue(spec.timing, now)
-    const row: ScheduleRow = {
+    const created: ScheduleRow = {
       id: spec.id,
       ...columns,
       state: "scheduled",
       occurrence: 1,
-      nextAt: due,
-      cadenceAt: due,
+      nextAt: 0,
+      cadenceAt: 0,
       retryAt: null,
       ...unclaimed,
       attempts: 0,
@@ -97,45 +139,73 @@ export function upsert(
       updatedAt: now,
       finishedAt: null,
       incarnation,
+      delivered: 0,
+      cancelReason: null,
+      backfillOf: null,
     }
+    const row = placed(created, due(), now, stream)
     return { row, events: [setEvent(row, "created")] }
   }
+  const counted = spec.times !== null && existing.delivered >= spec.times
   if (existing.state !== "scheduled") {
-    const due = firstDue(spec.timing, now)
-    const row: ScheduleRow = {
-      ...existing,
-      ...columns,
-      state: "scheduled",
-      // A delivered one-shot starts a new occurrence, so its key is not deduped away.
-      occurrence: existing.state === "completed" ? existing.occurrence + 1 : existing.occurrence,
-      nextAt: due,
-      cadenceAt: due,
-      ...clearedAttempt,
-      ...withdrawn(existing, now),
-      updatedAt: now,
-      finishedAt: null,
-    }
-    return { row, events: [setEvent(row, "restarted")] }
+    const restarted = placed(
+      {
+        ...existing,
+        ...columns,
+        state: "scheduled",
+        // A delivered one-shot starts a new occurrence, so its key is not deduped away.
+        occurrence: existing.state === "completed" ? existing.occurrence + 1 : existing.occurrence,
+        ...clearedAttempt,
+        ...withdrawn(existing, now),
+        updatedAt: now,
+        finishedAt: null,
+        cancelReason: null,
+      },
+      due(),
+      now,
+      stream,
+    )
+    if (restarted.state === "scheduled") return { row: restarted, events: [setEvent(restarted, "restarted")] }
+    // Over at once (its count reached, its window ended): it stays where it was, or completes, as it is.
+    if (existing.state === "completed" && sameSpec(specOf(existing), spec)) return none(existing)
+    const finishedAt = existing.state === "completed" ? existing.finishedAt : now
+    const row = { ...finish({ ...existing, ...columns, updatedAt: now, cancelReason: null }, now), finishedAt }
+    return { row, events: [setEvent(row, "completed")] }
   }
   if (sameSpec(specOf(existing), spec)) return none(existing)
-  if (sameTiming(specOf(existing).timing, spec.timing)) {
+  if (counted) {
+    const row = finish({ ...existing, ...columns, updatedAt: now }, now)
+    return { row, events: [setEvent(row, "completed")] }
+  }
+  if (sameWhen(specOf(existing), spec)) {
     // The timing stays as first written: another spelling of it is no change.
     const row = {
       ...existing,
       consumer: spec.consumer,
       payload: spec.payload,
       maxAttempts: spec.maxAttempts,
+      times: spec.times,
       updatedAt: now,
     }
     return { row, events: [setEvent(row, "updated")] }
   }
-  const due = firstDue(spec.timing, now)
   // The occurrence counter stays. At a new due time it starts afresh, and an in-flight delivery
   // cannot settle (next_at no longer matches); at the same due time its attempts stand, and an
   // in-flight delivery settles under the new timing.
-  const attempt = due === existing.nextAt ? {} : clearedAttempt
-  const row: ScheduleRow = { ...existing, ...columns, nextAt: due, cadenceAt: due, ...attempt, updatedAt: now }
-  return { row, events: [setEvent(row, "retimed")] }
+  const moved = placed({ ...existing, ...columns, updatedAt: now }, due(), now, stream)
+  const row: ScheduleRow =
+    moved.state === "completed" ? moved : { ...moved, ...(moved.nextAt === existing.nextAt ? {} : clearedAttempt) }
+  return { row, events: [setEvent(row, row.state === "completed" ? "completed" : "retimed")] }
+}
+
+/** A spec's window, count and jitter as an event records them: only those set. */
+function rulesOf(spec: ScheduleSpec): Record<string, number> {
+  const rules: Record<string, number> = {}
+  if (spec.startAt !== null) rules.startAt = spec.startAt
+  if (spec.endAt !== null) rules.endAt = spec.endAt
+  if (spec.times !== null) rules.times = spec.times
+  if (spec.jitterMs !== null) rules.jitterMs = spec.jitterMs
+  return rules
 }
 
 const clearedAttempt = { retryAt: null, attempts: 0, lastError: null } as const
@@ -198,9 +268,14 @@ export function claim(row: ScheduleRow | undefined, seen: Selection, now: number
  * A selected row whose last allowed attempt was claimed and lost (a crash, an eviction: no result
  * before its lease ended) is exhausted as a failed last attempt would be, never claimed again.
  */
-export function expireLost(row: ScheduleRow | undefined, seen: Selection, now: number): Change | undefined {
+export function expireLost(
+  row: ScheduleRow | undefined,
+  seen: Selection,
+  now: number,
+  stream = "",
+): Change | undefined {
   if (!stillSelected(row, seen, now) || !attemptsSpent(row)) return undefined
-  return exhaust(row, now, `attempt ${row.attempts} got no result before its lease ended`)
+  return exhaust(row, now, `attempt ${row.attempts} got no result before its lease ended`, stream)
 }
 
 const attemptsSpent = (row: ScheduleRow) => row.maxAttempts !== null && row.attempts >= row.maxAttempts
@@ -237,7 +312,13 @@ export const fenceHolds = (row: ScheduleRow | undefined, claim: Claim, now: numb
  * Settles an attempt on the row as stored now, so that timing, cadence and maxAttempts upserted
  * while it was out apply; a stale result (fence broken) writes nothing and emits nothing.
  */
-export function settle(row: ScheduleRow | undefined, claim: Claim, result: DeliveryResult, now: number): Transition {
+export function settle(
+  row: ScheduleRow | undefined,
+  claim: Claim,
+  result: DeliveryResult,
+  now: number,
+  stream = "",
+): Transition {
   if (!fenceHolds(row, claim, now)) return none(row)
   const released = { ...row, ...unclaimed, updatedAt: now }
   const failed = (data: Record<string, unknown>): EventDraft => ({
@@ -248,7 +329,7 @@ export function settle(row: ScheduleRow | undefined, claim: Claim, result: Deliv
 
   if (result.status === "delivered") {
     const lateByMs = result.lateByMs
-    const next = advance(released, now)
+    const next = advance(released, now, stream, true)
     const events: EventDraft[] = [
       {
         type: "schedule/fired",
@@ -268,13 +349,13 @@ export function settle(row: ScheduleRow | undefined, claim: Claim, result: Deliv
     return { row: stopped, events: [failed({ terminal: true, reason })] }
   }
 
-  if (attemptsSpent(row)) return exhaust(row, now, reason)
+  if (attemptsSpent(row)) return exhaust(row, now, reason, stream)
   const retryAt = now + durableDelay(row.attempts)
   return { row: { ...released, retryAt, lastError: reason }, events: [failed({ retryAt, reason })] }
 }
 
 /** The occurrence used its maxAttempts: a recurring schedule skips to its next one, a one-shot fails. */
-function exhaust(row: ScheduleRow, now: number, reason: string): Change {
+function exhaust(row: ScheduleRow, now: number, reason: string, stream: string): Change {
   const released = { ...row, ...unclaimed, updatedAt: now }
   const failed = (data: Record<string, unknown>): EventDraft => ({
     type: "schedule/failed",
@@ -282,21 +363,29 @@ function exhaust(row: ScheduleRow, now: number, reason: string): Change {
     data: { occurrence: row.occurrence, attempts: row.attempts, ...data },
   })
   if (isRecurring(row)) {
-    const skipped = { ...advance(released, now), lastError: reason }
-    return { row: skipped, events: [failed({ skipped: true, reason, nextAt: skipped.nextAt })] }
+    const skipped = { ...advance(released, now, stream, false), lastError: reason }
+    const ended = skipped.state === "completed" ? { state: "completed" } : {}
+    return { row: skipped, events: [failed({ skipped: true, reason, nextAt: skipped.nextAt, ...ended })] }
   }
   const stopped: ScheduleRow = { ...released, state: "failed", retryAt: null, lastError: reason, finishedAt: now }
   return { row: stopped, events: [failed({ terminal: true, exhausted: true, reason })] }
 }
 
-/** Moves past the current occurrence: the next one on the cadence, or `completed` when there is none. */
-function advance(row: ScheduleRow, now: number): ScheduleRow {
+/**
+ * Moves past the current occurrence (`delivered`: it was delivered, and counts): the next one on the cadence,
+ * or `completed` when there is none, the window ended or the count is reached.
+ */
+function advance(row: ScheduleRow, now: number, stream: string, delivered: boolean): ScheduleRow {
+  const counted = delivered ? { ...row, delivered: row.delivered + 1 } : row
   const due = isRecurring(row) ? nextDue(row, now) : undefined
-  if (due === undefined) return { ...row, state: "completed", ...clearedAttempt, finishedAt: now }
-  return { ...row, occurrence: row.occurrence + 1, nextAt: due, cadenceAt: due, ...clearedAttempt }
+  // A completed schedule keeps the occurrence it ended on: one started again goes on with the next.
+  if (due === undefined || over(counted, due)) return finish(counted, now)
+  const next = { ...counted, occurrence: row.occurrence + 1, ...clearedAttempt }
+  return { ...next, cadenceAt: due, nextAt: jittered(stream, next, due) }
 }
 
-export function cancel(row: ScheduleRow | undefined, now: number): Transition {
+/** Stops a scheduled or failed schedule, keeping `reason` (checked by validateReason) on the row and in its event. */
+export function cancel(row: ScheduleRow | undefined, now: number, reason: string | null = null): Transition {
   if (!row) return none(row)
   if (row.state !== "scheduled" && row.state !== "failed") return none(row, `schedule is ${row.state}`)
   const cancelled: ScheduleRow = {
@@ -306,11 +395,10 @@ export function cancel(row: ScheduleRow | undefined, now: number): Transition {
     ...withdrawn(row, now),
     updatedAt: now,
     finishedAt: now,
+    cancelReason: reason,
   }
-  return {
-    row: cancelled,
-    events: [{ type: "schedule/cancelled", scheduleId: row.id, data: { occurrence: row.occurrence, from: row.state } }],
-  }
+  const data = { occurrence: row.occurrence, from: row.state, ...(reason === null ? {} : { reason }) }
+  return { row: cancelled, events: [{ type: "schedule/cancelled", scheduleId: row.id, data }] }
 }
 
 /** failed or cancelled -> scheduled at the same occurrence, attempts reset. */
@@ -324,6 +412,7 @@ export function resume(row: ScheduleRow | undefined, now: number): Transition {
     ...withdrawn(row, now),
     updatedAt: now,
     finishedAt: null,
+    cancelReason: null,
   }
   return {
     row: resumed,

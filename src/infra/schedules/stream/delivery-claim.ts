@@ -13,7 +13,7 @@ export interface Claimed {
 /**
  * The claim (ARCHITECTURE.md, "Deliveries"): selects at most `limit` due rows and claims them in one transaction, each
  * rechecked by the core against what the selection saw, with a token of the batch's claim number and `leaseOf` its
- * consumer. The batch is one record (ledger.ts), one row written for up to 32 claims; the rows themselves are not
+ * consumer (`stream` names the keys a skipped occurrence's jitter is drawn from). The batch is one record (ledger.ts), one row written for up to 32 claims; the rows themselves are not
  * written. A last allowed attempt that was lost is given up instead. An idle tick only reads; a storage error claims
  * none of them (the transaction rolls back) and is thrown.
  */
@@ -22,6 +22,7 @@ export function claimDue(
   now: number,
   limit: number,
   leaseOf: (consumer: string) => number,
+  stream = "",
 ): Claimed[] {
   if (limit <= 0) return []
   // Synchronous from here to the commit: no other call runs between this read and the claims.
@@ -33,7 +34,7 @@ export function claimDue(
     const entries: ClaimEntry[] = []
     for (const row of due) {
       const seen = { id: row.id, occurrence: row.occurrence, nextAt: row.nextAt, attempts: row.attempts }
-      const lost = core.expireLost(row, seen, now)
+      const lost = core.expireLost(row, seen, now, stream)
       if (lost) {
         store.apply(lost, now, row)
         continue

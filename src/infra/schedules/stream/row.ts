@@ -37,6 +37,19 @@ export interface ScheduleRow {
    * idempotency key (idempotency-key.ts); null for a row created before schema version 4.
    */
   incarnation: number | null
+  /** The window (epoch ms), recurring rows only: nothing before startAt, nothing on the cadence after endAt. */
+  startAt: number | null
+  endAt: number | null
+  /** The number of occurrences after whose delivery the schedule completes (null: no limit). */
+  times: number | null
+  /** Occurrences delivered so far: kept through retries, restarts, resumes and upserts (schema version 7 on). */
+  delivered: number
+  /** The jitter's bound: nextAt is cadenceAt plus an offset below it, drawn from the occurrence's key (jitter.ts). */
+  jitterMs: number | null
+  /** Why the schedule was last cancelled, while it stays cancelled. */
+  cancelReason: string | null
+  /** For an occurrence a backfill created: the id of the recurring schedule it belongs to. */
+  backfillOf: string | null
 }
 
 export const eligibleAt = (row: Pick<ScheduleRow, "nextAt" | "retryAt" | "claimUntil">) =>
@@ -61,6 +74,10 @@ export const specOf = (row: ScheduleRow): ScheduleSpec => ({
   payload: row.payload,
   maxAttempts: row.maxAttempts,
   timing: timingOf(row),
+  startAt: row.startAt,
+  endAt: row.endAt,
+  times: row.times,
+  jitterMs: row.jitterMs,
 })
 
 export const timingColumns = (timing: Timing) => ({
@@ -92,4 +109,12 @@ export const viewOf = (stream: string, row: ScheduleRow): ScheduleView => ({
   lastError: row.lastError,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
+  cadenceAt: row.cadenceAt,
+  startAt: row.startAt,
+  endAt: row.endAt,
+  times: row.times,
+  delivered: row.delivered,
+  jitterMs: row.jitterMs,
+  cancelReason: row.cancelReason,
+  backfillOf: row.backfillOf,
 })

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers"
 import { type SlotwiseEnv, workerEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
+import { SLOTWISE_VERSION } from "../../version.ts"
 import { type Consumer, type ConsumerRegistry, consumerRegistry } from "../contract/consumer.ts"
 import {
   checkDefinition,
@@ -10,15 +11,27 @@ import {
   NAME_RULE,
   ScheduleDefinitionError,
   type ScheduleSpec,
+  validateBackfillRange,
   validateEventsOptions,
   validateListOptions,
+  validateReason,
   validateRetention,
 } from "../contract/definition.ts"
 import type { HistoryRange, StreamHistory } from "../contract/history.ts"
 import { ok, type Reply, refuse } from "../contract/reply.ts"
-import type { NudgeReport, StreamRpc, UpsertOptions } from "../contract/rpc.ts"
+import {
+  type BackfillAnswer,
+  type BackfillOptions,
+  type CancelOptions,
+  type NudgeReport,
+  STREAM_PROTOCOL,
+  type StreamProtocol,
+  type StreamRpc,
+  type UpsertOptions,
+} from "../contract/rpc.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
 import type { ScheduleView, StreamSummary } from "../contract/view.ts"
+import { backfill } from "./backfill.ts"
 import * as core from "./core.ts"
 import { AlarmRecorder } from "./directory-recorder.ts"
 import { StreamEmitter, type StreamListeners, summed, type TickReport } from "./event-map.ts"
@@ -132,7 +145,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
         if (this.store.meta("stream") === undefined) this.store.setMeta("stream", stream)
         if (retentionMs !== undefined) this.retention.set(retentionMs)
         const existing = this.store.get(spec.id)
-        const upserted = core.upsert(existing, spec, now, newIncarnation())
+        const upserted = core.upsert(existing, spec, now, newIncarnation(), stream)
         if (core.changed(upserted)) this.store.apply(upserted, now, existing)
         return upserted
       })
@@ -170,9 +183,50 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     return ok({ schedules, cursor: rows.length === checked.limit ? (rows.at(-1)?.id ?? null) : null })
   }
 
-  /** Stops a scheduled or failed schedule; `conflict` when its state refuses it. */
-  async cancel(stream: string, id: string): Promise<Reply<ScheduleView>> {
-    return this.transition(stream, id, core.cancel)
+  /** Stops a scheduled or failed schedule, keeping `reason` on it; `conflict` when its state refuses it. */
+  async cancel(stream: string, id: string, options: CancelOptions = {}): Promise<Reply<ScheduleView>> {
+    let reason: string | null
+    try {
+      reason = validateReason(options?.reason)
+    } catch (error) {
+      return invalid(error)
+    }
+    return this.transition(stream, id, (row, now) => core.cancel(row, now, reason))
+  }
+
+  /**
+   * Delivers once more each occurrence a recurring schedule's cadence names in a past range (backfill.ts): one
+   * one-shot of its own per occurrence, paced by the same delivery loop. `dryRun` only counts them.
+   */
+  async backfill(stream: string, id: string, options: BackfillOptions): Promise<Reply<BackfillAnswer>> {
+    const problem = this.check(stream) ?? this.checkId(id)
+    if (problem) return problem
+    const now = this.clock()
+    let range: { from: number; to: number }
+    try {
+      range = validateBackfillRange(options, now)
+    } catch (error) {
+      return invalid(error)
+    }
+    const dryRun = options.dryRun === true
+    const plan = this.store.transaction(() => {
+      const parent = this.store.get(id)
+      const run = Number(this.store.meta("backfill_run") ?? 0) + 1
+      const exists = (key: string) => this.store.get(key) !== undefined
+      const planned = backfill(parent, range, run, now, newIncarnation, exists, dryRun)
+      if (!("report" in planned) || planned.changes.length === 0) return planned
+      this.store.setMeta("backfill_run", String(run))
+      for (const change of planned.changes) this.store.apply(change, now, change.row.backfillOf ? undefined : parent)
+      return planned
+    })
+    if (!("report" in plan)) {
+      if (!plan.row) return refuse("not_found", `no schedule "${id}" in stream "${stream}"`, "id")
+      if (plan.field) return refuse("invalid", `${plan.field} ${plan.refused}`, plan.field)
+      return refuse("conflict", `cannot backfill: ${plan.refused}`)
+    }
+    if (plan.changes.length > 0) await this.ticker.alarm.rearm(now)
+    const parent = this.store.get(id) as ScheduleRow
+    return ok({ schedule: viewOf(stream, parent), backfill: plan.report })
   }
 
   /** Starts a failed or cancelled schedule again at its current occurrence; `conflict` when its state refuses it. */
@@ -206,6 +260,11 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     const problem = this.check(stream)
     if (problem) return problem
     return ok(summarize(this.store, stream, this.clock()))
+  }
+
+  /** The RPC this stream speaks and the release it runs: a caller of another release names the skew with it. */
+  async protocol(): Promise<StreamProtocol> {
+    return { protocol: STREAM_PROTOCOL, release: SLOTWISE_VERSION }
   }
 
   /** The stream's deliveries, retries, failures and lateness over the last day per minute or 30 days per hour (rollup.ts). */

@@ -4,7 +4,7 @@ import { EVENTS_PER_SCHEDULE, REMOVALS_KEPT } from "../contract/schedule-events.
 const HISTORY_COLUMNS = ["delivered", "retried", "failed", "late_max", ...Array.from({ length: 16 }, (_, i) => `l${i}`)]
 
 /** The schema this code knows; a stream whose storage is newer refuses to run. */
-export const SCHEMA_VERSION = 6
+export const SCHEMA_VERSION = 7
 
 /** Version 2's event ring had this many slots (a migration's text never changes). */
 const RING_SLOTS = 10_000
@@ -105,5 +105,16 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     INSERT INTO finished (at, tag, ids) SELECT finished_at, min(id), group_concat(id, char(10))
       FROM schedules WHERE state != 'scheduled' GROUP BY finished_at;
     DROP INDEX schedules_finished;
+  `,
+  // A window, a count, jitter, a cancel's reason and backfilled occurrences (docs/schedules.md): columns only, each
+  // null (or 0 delivered) on a row stored before, which so keeps its occurrence, due times, claim and key.
+  7: `
+    ALTER TABLE schedules ADD COLUMN start_at INTEGER;
+    ALTER TABLE schedules ADD COLUMN end_at INTEGER;
+    ALTER TABLE schedules ADD COLUMN times INTEGER;
+    ALTER TABLE schedules ADD COLUMN delivered INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE schedules ADD COLUMN jitter_ms INTEGER;
+    ALTER TABLE schedules ADD COLUMN cancel_reason TEXT;
+    ALTER TABLE schedules ADD COLUMN backfill_of TEXT;
   `,
 }

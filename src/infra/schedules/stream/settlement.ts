@@ -38,7 +38,7 @@ export function settleAll(
     const writes: Array<{ before: ScheduleRow; change: core.Change; now: number }> = []
     const settled = answers.map(({ claim, result, now }) => {
       const row = fenceRow(rows.get(claim.id), claim)
-      const transition = core.settle(row, claim, result, now)
+      const transition = core.settle(row, claim, result, now, stream)
       if (core.changed(transition)) writes.push({ before: row as ScheduleRow, change: transition, now })
       return transition
     })

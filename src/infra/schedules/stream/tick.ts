@@ -166,7 +166,7 @@ export class Ticker {
     this.events.emit("tick:claiming", { stream, now })
     const leaseOf = (name: string) => this.consumers.get(name)?.leaseMs ?? UNDECLARED_CONSUMER_LEASE_MS
     try {
-      const claims = claimDue(this.store, now, BATCH_SIZE - this.inFlight, leaseOf)
+      const claims = claimDue(this.store, now, BATCH_SIZE - this.inFlight, leaseOf, stream)
       this.inFlight += claims.length
       if (this.events.listens("delivery:claimed"))
         for (const { row, claim } of claims)

@@ -23,7 +23,7 @@ export const LABEL: Readonly<Record<ScheduleVerb, string>> = {
 }
 
 export const QUESTION: Readonly<Record<ScheduleVerb, (what: string) => string>> = {
-  cancel: (what) => `Cancel schedule ${what}? It stops firing until resumed.`,
+  cancel: (what) => `Cancel schedule ${what}? It stops firing until resumed. Why (optional, kept on the schedule)?`,
   resume: (what) => `Resume schedule ${what}? It fires again from its next due time.`,
   trigger: (what) => `Trigger schedule ${what} now? Its current occurrence is delivered at once.`,
   remove: (what) =>

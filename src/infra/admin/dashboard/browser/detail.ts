@@ -1,7 +1,8 @@
 import type { ScheduleEvent } from "../../answers.ts"
 import { api } from "./api.ts"
+import { showBackfill } from "./backfill.ts"
 import { badge, byId, el, emptyRow } from "./dom.ts"
-import { timing, when } from "./format.ts"
+import { duration, timing, when } from "./format.ts"
 import { fail } from "./session.ts"
 
 /** The schedule whose definition and newest events are open. */
@@ -32,19 +33,35 @@ export async function loadDetail(): Promise<void> {
     // Another schedule was opened meanwhile: this answer is stale.
     if (stream !== selected.stream || id !== selected.id) return
     byId("events-name").textContent = `${stream} / ${id}`
-    const terms: Array<[string, Node | string | Array<Node | string> | null]> = [
+    const terms: Array<[string, Node | string | Array<Node | string> | null] | null> = [
       ["consumer", el("span", { class: "mono" }, s.consumer)],
       ["timing", el("span", {}, timing(s.timing))],
       ["state", badge(s.state, { "data-testid": "detail-state" })],
       ["attempts", `${s.attempts}${s.maxAttempts ? ` / ${s.maxAttempts}` : ""} at occurrence ${s.occurrence}`],
+      ["next delivery", el("span", { "data-testid": "detail-next" }, when(s.nextAt))],
+      ["on the cadence", el("span", { "data-testid": "detail-cadence" }, when(s.cadenceAt))],
+      s.jitterMs === null
+        ? null
+        : ["jitter", el("span", { "data-testid": "detail-jitter" }, `up to ${duration(s.jitterMs)}`)],
+      s.startAt === null && s.endAt === null
+        ? null
+        : ["window", el("span", { "data-testid": "detail-window" }, "from ", when(s.startAt), " to ", when(s.endAt))],
+      s.times === null
+        ? null
+        : ["count", el("span", { "data-testid": "detail-count" }, `${s.delivered} of ${s.times} delivered`)],
+      s.cancelReason === null
+        ? null
+        : ["cancel reason", el("span", { "data-testid": "detail-reason" }, s.cancelReason)],
+      s.backfillOf === null ? null : ["backfill of", el("span", { class: "mono" }, s.backfillOf)],
       ["payload", el("pre", {}, JSON.stringify(s.payload, null, 2))],
       ["claimed until", when(s.claimUntil)],
       ["created", when(s.createdAt)],
       ["updated", when(s.updatedAt)],
     ]
     byId("schedule-detail").replaceChildren(
-      ...terms.flatMap(([term, value]) => [el("dt", {}, term), el("dd", {}, value)]),
+      ...terms.flatMap((entry) => (entry ? [el("dt", {}, entry[0]), el("dd", {}, entry[1])] : [])),
     )
+    showBackfill(stream, s)
     byId("events-body").replaceChildren(...events.map(eventRow))
     if (events.length === 0) byId("events-body").append(emptyRow(4, "No events recorded."))
     byId("events-panel").hidden = false

@@ -2,6 +2,7 @@ import { type ScheduleState, STATES } from "../../../schedules/contract/states.t
 import type { ScheduleView, StreamSummary } from "../../answers.ts"
 import { DESTRUCTIVE, LABEL, QUESTION, type ScheduleVerb, verbsFor } from "./actions.ts"
 import { api, ProblemError } from "./api.ts"
+import { initBackfill } from "./backfill.ts"
 import { closeDetail, loadDetail, selectedId, selectSchedule } from "./detail.ts"
 import { badge, button, byId, el, emptyRow, fill } from "./dom.ts"
 import { span, timing, when } from "./format.ts"
@@ -116,12 +117,16 @@ function scheduleRow(s: ScheduleView): HTMLTableRowElement {
       {},
       badge(s.state, { "data-testid": "schedule-state" }),
       retrying ? el("div", {}, badge("retrying", { "data-testid": "schedule-retrying" })) : null,
+      s.cancelReason === null
+        ? null
+        : el("div", { class: "sub", "data-testid": "schedule-reason", title: s.cancelReason }, s.cancelReason),
     ),
     el(
       "td",
       {},
       `${s.attempts}${s.maxAttempts ? ` / ${s.maxAttempts}` : ""}`,
       el("div", { class: "sub nowrap" }, `occurrence ${s.occurrence}`),
+      s.times === null ? null : el("div", { class: "sub nowrap" }, `delivered ${s.delivered} of ${s.times}`),
     ),
     el("td", { "data-testid": "schedule-due" }, due(s)),
     el("td", { "data-testid": "schedule-error" }, el("div", { class: "error", title: s.lastError }, s.lastError)),
@@ -145,6 +150,9 @@ function scheduleRow(s: ScheduleView): HTMLTableRowElement {
 
 /** When the stream next looks at it: the retry of a failed attempt, else the occurrence (eligibleAt covers a claim). */
 function due(s: ScheduleView) {
+  const jittered = s.jitterMs !== null && s.cadenceAt !== s.nextAt
+  if (jittered && s.retryAt === null && s.eligibleAt === s.nextAt)
+    return [when(s.nextAt), el("div", { class: "sub" }, "on the cadence ", when(s.cadenceAt))]
   const occurrence = el("div", { class: "sub" }, "occurrence due ", when(s.nextAt))
   if (s.retryAt !== null) return [el("div", { class: "sub" }, "retry at"), when(s.retryAt), occurrence]
   if (s.eligibleAt !== s.nextAt) return [when(s.eligibleAt), occurrence]
@@ -156,9 +164,18 @@ function scheduleAction(id: string, verb: ScheduleVerb): void {
   // A removed schedule has nothing left to show: its detail closes, so no refresh asks for it.
   if (verb === "remove") closeDetail()
   else void selectSchedule(stream, id)
+  const question = QUESTION[verb](`${id} in stream ${stream}`)
+  // A cancel asks for its reason in its confirmation: dismissed, nothing happens; left empty, none is kept.
+  const reason = verb === "cancel" ? window.prompt(question, "") : ""
+  if (reason === null) return
   void act(
-    QUESTION[verb](`${id} in stream ${stream}`),
-    () => (verb === "remove" ? api("remove", { stream, id }) : api(verb, { stream, id })),
+    verb === "cancel" ? null : question,
+    () =>
+      verb === "remove"
+        ? api("remove", { stream, id })
+        : verb === "cancel"
+          ? api("cancel", { stream, id }, reason.trim() ? { body: { reason: reason.trim() } } : {})
+          : api(verb, { stream, id }),
     (r) =>
       verb === "remove"
         ? `removed ${id}`
@@ -184,4 +201,5 @@ export function initSchedules(): void {
   })
   byId("schedules-refresh").addEventListener("click", () => void loadSchedules())
   initStreamHistory(() => view.stream)
+  initBackfill(loadSchedules)
 }

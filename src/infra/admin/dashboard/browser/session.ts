@@ -17,8 +17,9 @@ export function fail(error: unknown): void {
 }
 
 /**
- * Every action is confirmed first (a dismissed confirmation changes nothing); its outcome lands in
- * the status line, then `after` refreshes what it changed.
+ * Every action is confirmed first (a dismissed confirmation changes nothing; null: the caller asked already,
+ * as a cancel's prompt for its reason does); its outcome lands in the status line, then `after` refreshes
+ * what it changed.
  */
 export async function act<T>(
   question: string | null,

@@ -1,0 +1,26 @@
+import { BINDING } from "./bindings.ts"
+import type { D1Binding, WranglerConfig } from "./config.ts"
+import type { ConfigObject } from "./edits.ts"
+
+/** Where DB's migrations go when the config names no folder: wrangler's default. */
+export const DEFAULT_MIGRATIONS_DIR = "migrations"
+
+/** The D1 binding DB adds: the database the Worker already binds (slotwise's tables beside its own), or a new one. */
+export function newDatabase(config: WranglerConfig): { binding: ConfigObject; note?: string } {
+  const [own] = config.d1_databases ?? []
+  if (own === undefined) {
+    return {
+      binding: {
+        binding: BINDING.db,
+        database_name: config.name ?? "slotwise",
+        migrations_dir: DEFAULT_MIGRATIONS_DIR,
+      },
+    }
+  }
+  const keys = ["database_name", "database_id", "migrations_dir"] as const satisfies readonly (keyof D1Binding)[]
+  const same = Object.fromEntries(keys.flatMap((key) => (own[key] === undefined ? [] : [[key, own[key]]])))
+  return {
+    binding: { binding: BINDING.db, ...same },
+    note: `DB binds the database ${own.binding} binds, so slotwise's tables are beside the Worker's own`,
+  }
+}

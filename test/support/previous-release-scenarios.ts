@@ -1,0 +1,189 @@
+import { expect, it } from "vitest"
+import { database } from "../../src/infra/db/index.ts"
+import type { SlotwiseEnv } from "../../src/infra/env.ts"
+import { Jobs } from "../../src/infra/jobs/index.ts"
+import { claimSlot as claimToday, releaseSlot as releaseToday } from "../../src/infra/jobs/lease.ts"
+import { commitOnce as commitOnceToday } from "../../src/infra/once.ts"
+import * as v010 from "../compat/0.1.0/engine.js"
+
+const MINUTE = 60_000
+// A minute of 2026, well before the machine's clock: the database's clock is stood in for by `now`.
+const T0 = Date.UTC(2026, 5, 1, 9, 0)
+let counter = 0
+
+/** Today's Jobs.run reads only DB here: a job with no stream needs no SCHEDULES. */
+const envOf = (DB: D1Database) => ({ DB }) as unknown as SlotwiseEnv
+
+/** A job of one release: its run writes one row per slot through ctx.once, naming the release. */
+function recordingJob(release: "0.1.0" | "today", name: string, binding: () => D1Database) {
+  const run = async (
+    slot: Date,
+    ctx: { once: (key: string, statements: readonly D1PreparedStatement[]) => Promise<unknown> },
+  ) => {
+    const insert = binding()
+      .prepare("INSERT INTO compat_effects (job, slot, release) VALUES (?, ?, ?)")
+      .bind(name, slot.getTime(), release)
+    await ctx.once(`slot-${slot.getTime()}`, [insert])
+  }
+  const definition = { name, cron: "* * * * *", exclusive: true, timeout: "1 minute" as const, run }
+  return release === "0.1.0" ? v010.Jobs.make(definition) : Jobs.make(definition)
+}
+
+/**
+ * The previous release's engine statements (0.1.0's claim, release, run history, ctx.once; the committed bundle
+ * test/compat/0.1.0/engine.js) on today's full schema, beside today's: a gradual deployment runs both on one
+ * database. Registered once per database: D1 in workerd, libSQL and PostgreSQL in Node. `effects` creates the
+ * table the jobs write (compat_effects: job, slot, release).
+ */
+export function previousReleaseScenarios(binding: () => D1Database) {
+  const fresh = () => `compat.job-${Date.now()}-${++counter}`
+  const effects = async (name: string) =>
+    (
+      await binding()
+        .prepare("SELECT slot, release FROM compat_effects WHERE job = ? ORDER BY slot")
+        .bind(name)
+        .all<{ slot: number; release: string }>()
+    ).results.map((row) => ({ slot: Number(row.slot), release: row.release }))
+
+  it("runs 0.1.0's claim, release, run history and ctx.once on today's schema", async () => {
+    const name = fresh()
+    const job = recordingJob("0.1.0", name, binding) as v010.Job010
+    const slot = T0
+    const result = await v010.Jobs.run(job, new Date(slot), {
+      env: { DB: binding() },
+      now: () => slot + 1_000,
+      runId: "old-1",
+    })
+    expect(result).toMatchObject({ status: "ran", runId: "old-1" })
+    // 0.1.0's history: its read of every lease column (lower_slot and jump_start included) and its timeline.
+    const lease = (await v010.listLeases(v010.database(binding()))).find((row) => row.name === name)
+    expect(lease).toMatchObject({
+      lastSlot: slot,
+      holder: null,
+      leaseUntil: null,
+      lastRunId: "old-1",
+      lastOutcome: "ran",
+    })
+    expect(v010.timeline(job, lease, slot + MINUTE)[0]).toMatchObject({ slot, status: "ran", run: { runId: "old-1" } })
+    expect(await effects(name)).toEqual([{ slot, release: "0.1.0" }])
+    // Its slot is refused to either release again.
+    expect(await v010.Jobs.run(job, new Date(slot), { env: { DB: binding() }, now: () => slot + 2_000 })).toMatchObject(
+      {
+        status: "skipped",
+      },
+    )
+    const today = recordingJob("today", name, binding) as ReturnType<typeof Jobs.make>
+    expect(await Jobs.run(today, new Date(slot), { env: envOf(binding()), now: () => slot + 2_000 })).toMatchObject({
+      status: "skipped",
+    })
+  })
+
+  it("runs each slot once while 0.1.0 and today claim it side by side, each run recorded, each once key once", async () => {
+    const name = fresh()
+    const old = recordingJob("0.1.0", name, binding) as v010.Job010
+    const today = recordingJob("today", name, binding) as ReturnType<typeof Jobs.make>
+    const slots = Array.from({ length: 24 }, (_, i) => T0 + i * MINUTE)
+    const ran: Array<{ slot: number; release: string }> = []
+    for (const [i, slot] of slots.entries()) {
+      // Two replicas of the two versions fire the same minute at once, their clocks a little apart; who starts first alternates.
+      const fireOld = () =>
+        v010.Jobs.run(old, new Date(slot), { env: { DB: binding() }, now: () => slot + 700 + (i % 3) * 900 })
+      const fireToday = () => Jobs.run(today, new Date(slot), { env: envOf(binding()), now: () => slot + 1_000 })
+      const [first, second] = i % 2 === 0 ? [fireOld, fireToday] : [fireToday, fireOld]
+      const results = await Promise.all([first(), second()])
+      const releases = i % 2 === 0 ? ["0.1.0", "today"] : ["today", "0.1.0"]
+      results.forEach((result, j) => {
+        if (result.status === "ran") ran.push({ slot, release: releases[j]! })
+        else expect(result.status, JSON.stringify(result)).toBe("skipped")
+      })
+    }
+    expect(ran.map((run) => run.slot)).toEqual(slots)
+    expect(await effects(name)).toEqual(ran)
+    // Both versions won slots: the test ran them side by side, not one after the other.
+    expect(new Set(ran.map((run) => run.release))).toEqual(new Set(["0.1.0", "today"]))
+    // Each release recorded its runs in the one history, which keeps the newest 20, one entry per slot.
+    const lease = (await v010.listLeases(v010.database(binding()))).find((row) => row.name === name)
+    const history = JSON.parse(lease?.runHistory ?? "[]") as Array<{ slot: number }>
+    expect(history.map((entry) => entry.slot)).toEqual(slots.slice(-20))
+    // A once key either release committed is a duplicate to the other: nothing is written twice.
+    for (const { slot, release } of ran.slice(0, 4)) {
+      const key = `job:${name}/slot-${slot}`
+      const statement = binding()
+        .prepare("INSERT INTO compat_effects (job, slot, release) VALUES (?, ?, ?)")
+        .bind(name, slot, "again")
+      const answer =
+        release === "today"
+          ? await v010.commitOnce(binding(), key, [statement], slot + MINUTE)
+          : await commitOnceToday(binding(), key, [statement], slot + MINUTE)
+      expect(answer.status).toBe("duplicate")
+    }
+    expect(await effects(name)).toEqual(ran)
+  })
+
+  it("holds 0.1.0's longer lease against today's claim when the same deploy shortened the job's timeout", async () => {
+    const name = fresh()
+    const db = database(binding())
+    // Today's job: a 1-minute timeout (a 2-minute lease), its run claimed and released.
+    expect(await claimToday(db, { name, slot: T0, now: T0 + 1_000, leaseMs: 2 * MINUTE, holder: "today-0" })).toBe(true)
+    expect(await releaseToday(db, name, "today-0")).toBe(true)
+    // 0.1.0's job still has the 10-minute timeout the deploy shortened (an 11-minute lease): its run of the next slot.
+    const old = v010.database(binding())
+    expect(
+      await v010.claimSlot(old, { name, slot: T0 + MINUTE, now: T0 + MINUTE, leaseMs: 11 * MINUTE, holder: "old-1" }),
+    ).toBe(true)
+    // That lease has no lease_ms: judged as the longest, it holds until it ends, never reclaimed as "far ahead".
+    for (const minute of [2, 5, 11])
+      expect(
+        await claimToday(db, {
+          name,
+          slot: T0 + minute * MINUTE,
+          now: T0 + minute * MINUTE,
+          leaseMs: 2 * MINUTE,
+          holder: "t",
+        }),
+      ).toBe(false)
+    expect(
+      await claimToday(db, {
+        name,
+        slot: T0 + 12 * MINUTE,
+        now: T0 + 12 * MINUTE + 1,
+        leaseMs: 2 * MINUTE,
+        holder: "today-12",
+      }),
+    ).toBe(true)
+  })
+
+  it("judges a lease across versions: 0.1.0's claim waits for today's lease, today's for 0.1.0's (without lease_ms)", async () => {
+    const name = fresh()
+    const db = database(binding())
+    const old = v010.database(binding())
+    expect(await claimToday(db, { name, slot: T0, now: T0 + 1_000, leaseMs: 2 * MINUTE, holder: "today-1" })).toBe(true)
+    // 0.1.0, its clock on time: held until the lease today's claim wrote ends.
+    const oldClaim = (slot: number, now: number, holder: string) =>
+      v010.claimSlot(old, { name, slot, now, leaseMs: 2 * MINUTE, holder })
+    expect(await oldClaim(T0 + MINUTE, T0 + MINUTE + 1_000, "old-1")).toBe(false)
+    expect(await oldClaim(T0 + 2 * MINUTE, T0 + 2 * MINUTE + 2_000, "old-2")).toBe(true)
+    // 0.1.0's claim leaves lease_ms as today's unreleased lease left it (the same job's): today's claim waits.
+    expect(
+      await claimToday(db, { name, slot: T0 + 3 * MINUTE, now: T0 + 3 * MINUTE, leaseMs: MINUTE, holder: "t" }),
+    ).toBe(false)
+    expect(
+      await claimToday(db, {
+        name,
+        slot: T0 + 4 * MINUTE,
+        now: T0 + 4 * MINUTE + 3_000,
+        leaseMs: MINUTE,
+        holder: "today-4",
+      }),
+    ).toBe(true)
+    // 0.1.0's release ends today's lease; neither claims a slot at or below the other's last_slot.
+    expect(await v010.releaseSlot(old, name, "today-4")).toBe(true)
+    expect(await oldClaim(T0 + 4 * MINUTE, T0 + 6 * MINUTE, "old-again")).toBe(false)
+    expect(await oldClaim(T0 + 3 * MINUTE, T0 + 6 * MINUTE, "old-below")).toBe(false)
+    expect(await oldClaim(T0 + 5 * MINUTE, T0 + 5 * MINUTE + 1_000, "old-5")).toBe(true)
+  })
+}
+
+/** The table the scenarios' jobs write, in SQL that SQLite and PostgreSQL both read. */
+export const COMPAT_EFFECTS_TABLE =
+  "CREATE TABLE IF NOT EXISTS compat_effects (job TEXT NOT NULL, slot BIGINT NOT NULL, release TEXT NOT NULL)"
