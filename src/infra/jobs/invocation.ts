@@ -1,6 +1,7 @@
 import { Deadlines, type TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { type RunMeasure, recordRun } from "../metrics/index.ts"
+import { recordRun } from "../metrics/index.ts"
+import type { RunMeasure } from "../metrics/measure.ts"
 import { ClaimBatch } from "./claim-batch.ts"
 import { PAUSE_QUERIES } from "./pauses.ts"
 import { budgetedD1, QueryBudget } from "./query-budget.ts"
