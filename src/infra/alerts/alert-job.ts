@@ -143,13 +143,10 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, now: nu
     sent.push(notice)
   }
   await markSent(db, sent)
-  const written = new Map(plan.writes.map((incident) => [`${incident.rule}\n${incident.subject}`, incident]))
-  const states = [...open.map((incident) => written.get(`${incident.rule}\n${incident.subject}`) ?? incident)]
-  const opened = plan.writes.filter(
-    (incident) => !open.some((o) => o.rule === incident.rule && o.subject === incident.subject),
-  )
-  const firing = [...states, ...opened].filter((incident) => incident.state === "firing").length
-  return { open: firing, notices: sent.length, deadMansSwitch }
+  // Each write is an incident opened (firing) or resolved, so the firing ones are counted by the difference.
+  const firing = open.filter((incident) => incident.state === "firing").length
+  const change = plan.writes.reduce((n, incident) => n + (incident.state === "firing" ? 1 : -1), 0)
+  return { open: firing + change, notices: sent.length, deadMansSwitch }
 }
 
 /**
