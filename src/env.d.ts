@@ -7,6 +7,8 @@ interface WorkerSecrets {
   ADMIN_TOKEN?: string
   /** "1" when running locally (npm start's .dev.vars, the tests): billing webhooks may then be http://127.0.0.1. */
   SLOTWISE_LOCAL?: string
+  /** Where ops.alert-webhook POSTs alert notices (`wrangler secret put OPS_ALERT_WEBHOOK_URL`); unset, it logs them. */
+  OPS_ALERT_WEBHOOK_URL?: string
 }
 
 interface Env extends WorkerSecrets {}

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
+import { STYLE } from "../../src/infra/admin/dashboard/style.ts"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 /** The dashboard's browser code: TypeScript modules, type-checked with lib DOM (tsconfig.browser.json). */
@@ -31,7 +32,9 @@ export async function bundleDashboard(): Promise<string> {
   const code = (result.outputFiles[0]?.text ?? "").trim()
   // The page inlines the script: this text inside a string would end the script element early.
   if (/<\/script/i.test(code)) throw new Error("the dashboard bundle contains </script; split that string")
-  return `${HEADER}\n/** The dashboard's browser code, inlined in the page under its CSP nonce. */\nexport const SCRIPT = ${JSON.stringify(code)}\n`
+  // The stylesheet rides along: only a person's browser needs it, so it stays out of the hot module too.
+  if (/<\/style/i.test(STYLE)) throw new Error("the dashboard's stylesheet contains </style")
+  return `${HEADER}\n/** The dashboard's browser code, inlined in the page under its CSP nonce. */\nexport const SCRIPT = ${JSON.stringify(code)}\n/** The dashboard's stylesheet (style.ts), inlined in the page under the same nonce. */\nexport const STYLE = ${JSON.stringify(STYLE)}\n`
 }
 
 /** Writes the generated module; answers whether it changed (an unchanged file keeps its mtime, so watchers stay quiet). */

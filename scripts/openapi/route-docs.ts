@@ -28,6 +28,13 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       "An exclusive job's runs per UTC hour: slots due, ran, failed, timed out, skipped and missed, and the median and max duration",
     query: { days: "days back from now, 1..30 (default 7)" },
   },
+  pauseJob: {
+    summary:
+      "Pauses a job, with a reason: the heartbeat skips its slots (shown as paused, not missed) until it is resumed. Pausing a paused job changes nothing (created: false)",
+  },
+  resumeJob: {
+    summary: "Resumes a paused job: it runs again from its next slot. 409 when it is not paused",
+  },
   leases: {
     summary: "Every lease row, declared job or not",
   },

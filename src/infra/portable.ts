@@ -4,6 +4,7 @@
  * `slotwise` entry adds what only a Worker has (the Durable Object class, Workers tracing), and
  * `slotwise/node` runs the container.
  */
+export * from "./alerts/index.ts"
 export { type CronSchedule, isTimezone } from "./cron.ts"
 export type { Duration, DurationUnit } from "./duration.ts"
 export type { SlotwiseEnv, StreamNamespace } from "./env.ts"

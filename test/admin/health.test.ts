@@ -95,11 +95,12 @@ describe("GET /admin/health", () => {
   })
 
   it("shows the busiest minute's due jobs against what one heartbeat runs on the declared plan", async () => {
-    // The app's jobs: two every minute, one at 03:00; the registry declares no plan, so Workers Free's.
+    // The app's jobs: three every minute (the watchdog and the alerts job among them), one at 03:00; the registry
+    // declares no plan, so Workers Free's.
     expect((await health()).capacity).toEqual({
       plan: "free",
       jobsPerHeartbeat: 100,
-      mostDue: 3,
+      mostDue: 4,
       mostDueAt: "03:00",
       overflowQueue: null,
       ok: true,

@@ -36,6 +36,52 @@ const NIGHTS = [
   { daysAgo: 1, kind: "ran", counts: [1, 0, 0, 0], ms: 800, runs: "0:r:800" },
 ] as const
 
+/** billing.roll-up-usage (every minute), first run mid-hour: `T` the minute the data is written. */
+const ROLL = "billing.roll-up-usage"
+const T = Math.floor(Date.now() / MINUTE) * MINUTE
+/** Its runs by minutes before T: first run 12 minutes ago, two failed, two slots missed in between. */
+const ROLL_RUNS = [
+  { ago: 12, outcome: "ran" },
+  { ago: 11, outcome: "ran" },
+  { ago: 10, outcome: "failed" },
+  { ago: 9, outcome: "ran" },
+  { ago: 8, outcome: "ran" },
+  { ago: 5, outcome: "ran" },
+  { ago: 4, outcome: "failed" },
+  { ago: 3, outcome: "ran" },
+  { ago: 2, outcome: "ran" },
+] as const
+const FIRST_RUN = T - 12 * MINUTE
+const LAST_RUN = T - 2 * MINUTE
+
+/** The lease row and hour rows the releases of ROLL_RUNS would have written. */
+function rollUpRows(): string[] {
+  const records = ROLL_RUNS.map(({ ago, outcome }, i) => ({
+    slot: T - ago * MINUTE,
+    runId: `run-${i}`,
+    outcome,
+    ms: 40 + i,
+    finishedAt: T - ago * MINUTE + 1_000,
+    error: outcome === "failed" ? "usage store unavailable" : null,
+  }))
+  const last = records.at(-1) as (typeof records)[number]
+  const hours = new Map<number, typeof records>()
+  for (const record of records) {
+    const hour = record.slot - (record.slot % HOUR)
+    hours.set(hour, [...(hours.get(hour) ?? []), record])
+  }
+  const hourRows = [...hours].map(([hour, runs]) => {
+    const count = (outcome: string) => runs.filter((run) => run.outcome === outcome).length
+    const entries = runs.map((run) => `${(run.slot - hour) / MINUTE}:${run.outcome[0]}:${run.ms}`).join(",")
+    const max = Math.max(...runs.map((run) => run.ms))
+    return `('${ROLL}', ${hour}, ${count("ran")}, ${count("failed")}, 0, 0, ${max}, '${entries}')`
+  })
+  return [
+    `INSERT INTO jobs_run_hours (job, hour, ran, failed, timed_out, skipped, max_ms, runs) VALUES ${hourRows.join(", ")}`,
+    `INSERT INTO jobs_leases (name, last_slot, lease_until, holder, lease_ms, last_run_slot, last_run_id, last_outcome, last_ms, last_finished_at, last_error, run_history) VALUES ('${ROLL}', ${last.slot}, NULL, NULL, 90000, ${last.slot}, '${last.runId}', '${last.outcome}', ${last.ms}, ${last.finishedAt}, NULL, '${JSON.stringify(records)}')`,
+  ]
+}
+
 /** Each drawn mark's data attributes and its <title>, in the page's order. */
 const marks = (testid: string) =>
   page.locator(byTestId(testid)).evaluateAll((nodes) =>
@@ -61,6 +107,7 @@ beforeAll(async () => {
   await worker.d1(
     `INSERT INTO jobs_run_hours (job, hour, ran, failed, timed_out, skipped, max_ms, runs) VALUES ${values.join(", ")}`,
   )
+  for (const statement of rollUpRows()) await worker.d1(statement)
   session = await openBrowser()
   page = session.page
   await signIn(page, worker)
@@ -110,6 +157,87 @@ describe("the history charts", () => {
     )
   })
 
+  test("title each chart, give its legend and its figures as text", async () => {
+    const titles = await page.locator(`${byTestId("job-charts")} ${byTestId("chart-title")}`).allTextContents()
+    expect(titles).toEqual([
+      expect.stringMatching(/^Today \(\d{4}-\d{2}-\d{2} UTC\), one mark per slot of billing\.close-expired-trials$/),
+      `Slots of ${CLOSE}, by hour, over 7 days`,
+      `Duration of ${CLOSE}'s runs, median and max per hour`,
+    ])
+    for (const title of await page.locator(`${byTestId("job-charts")} ${byTestId("chart-title")}`).all())
+      expect(await title.isVisible()).toBe(true)
+    const legend = await page
+      .locator(`${byTestId("job-charts")} ${byTestId("chart")}`)
+      .nth(1)
+      .locator(byTestId("legend-entry"))
+      .allTextContents()
+    expect(legend).toEqual(["ran", "failed or timed out", "skipped", "missed", "paused"])
+    const notes = await page.locator(`${byTestId("job-charts")} ${byTestId("chart-note")}`).allTextContents()
+    // Over the week: the missed nights (today's too, once 03:01 UTC is past) and two failed ones (one timed out), in words.
+    const history = await call<JobHistory>("GET", `/jobs/${CLOSE}/history?days=7`)
+    const missed = history.hours.reduce((n, hour) => n + hour.missed, 0)
+    expect(missed).toBeGreaterThanOrEqual(1)
+    expect(notes).toContain(`${missed} slots missed and 2 failed over 7 days`)
+    expect(notes).toContain("Longest over 7 days: 5 min")
+  })
+
+  test("tell no outage before a job's first run, show each of today's slots, and agree with the Runs table", async () => {
+    await page
+      .locator(`${byTestId("job-row")}[data-job="${ROLL}"]`)
+      .locator(byTestId("job-runs"))
+      .click()
+    await page.waitForFunction(
+      (job) =>
+        document.querySelector('[data-testid="runs-name"]')?.textContent === job &&
+        document.querySelectorAll('[data-testid="today-mark"]').length > 96,
+      ROLL,
+    )
+    const history = await call<JobHistory>("GET", `/jobs/${ROLL}/history?days=7`)
+    const ran = new Set(ROLL_RUNS.map(({ ago }) => T - ago * MINUTE))
+    // Missed: only the slots from the first run on that no run took, up to a minute before now.
+    let missed = 0
+    for (let slot = FIRST_RUN; slot <= history.now - MINUTE; slot += MINUTE) if (!ran.has(slot)) missed++
+    expect(history.hours.reduce((n, hour) => n + hour.missed, 0)).toBe(missed)
+    expect(history.hours.reduce((n, hour) => n + hour.failed, 0)).toBe(2)
+    expect(history.knownSince).toBe(FIRST_RUN)
+    const day = history.now - (history.now % (24 * HOUR))
+    expect(history.today.map((slot) => slot.slot)).toEqual(Array.from({ length: 1_440 }, (_, i) => day + i * MINUTE))
+    for (const { slot, status } of history.today) {
+      if (slot < FIRST_RUN) expect(status, new Date(slot).toISOString()).toBe("unknown")
+    }
+    // One mark per slot of today, drawn as the API says.
+    const drawn = await marks("today-mark")
+    expect(drawn.map(({ data }) => [Number(data.slot), data.status])).toEqual(
+      history.today.map((slot) => [slot.slot, slot.status]),
+    )
+    // An hour whose failures share it with missed slots still shows them: a hatched block under the cross.
+    const hours = await page.locator(byTestId("slot-mark")).evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        failed: Number((node as SVGElement).dataset.failed),
+        kind: (node as SVGElement).dataset.kind,
+        hatched: node.querySelector('rect[fill^="url(#hatch"]') !== null,
+      })),
+    )
+    expect(hours.filter((hour) => hour.failed > 0).every((hour) => hour.hatched)).toBe(true)
+    expect(hours.some((hour) => hour.failed > 0 && hour.kind === "missed")).toBe(true)
+    // The Runs table says of each slot what the chart says.
+    const rows = await page
+      .locator(byTestId("run-row"))
+      .evaluateAll((nodes) =>
+        nodes.map((node) => [Number((node as HTMLElement).dataset.slot), (node as HTMLElement).dataset.status]),
+      )
+    const today = new Map(history.today.map((slot) => [slot.slot, slot.status]))
+    const known = rows.filter(
+      ([slot]) => (slot as number) >= FIRST_RUN && (slot as number) <= LAST_RUN && today.has(slot as number),
+    )
+    expect(known.length).toBeGreaterThan(0)
+    for (const [slot, status] of known)
+      expect(today.get(slot as number), new Date(slot as number).toISOString()).toBe(status)
+    expect(known.filter(([, status]) => status === "missed").map(([slot]) => slot)).toEqual(
+      [T - 6 * MINUTE, T - 7 * MINUTE].filter((slot) => today.has(slot)),
+    )
+  })
+
   test("draw a stream's deliveries, failures and lateness per minute as its rollup says", async () => {
     await page.locator(`${byTestId("stream-link")}[data-stream="${STREAM}"]`).click()
     await page.locator(byTestId("delivery-mark")).first().waitFor()
@@ -133,6 +261,26 @@ describe("the history charts", () => {
     ).toEqual(
       history.points.filter((p) => final(p.at) && p.lateMaxMs !== null).map((p) => [p.at, p.lateMedianMs, p.lateMaxMs]),
     )
+  })
+
+  test("title the stream's charts, tell retried (hatched) from failed (solid), and give its lateness as text", async () => {
+    const charts = page.locator(`${byTestId("stream-charts")} ${byTestId("chart")}`)
+    expect(await charts.locator(byTestId("chart-title")).allTextContents()).toEqual([
+      `Deliveries, retries and failures of ${STREAM} per minute, over 24 h`,
+      `Lateness of ${STREAM}'s deliveries against their due times, log scale`,
+    ])
+    expect(await charts.nth(0).locator(byTestId("legend-entry")).allTextContents()).toEqual([
+      "delivered (above the line)",
+      "retried (hatched, below)",
+      "failed (solid, below)",
+    ])
+    const retried = charts.nth(0).locator(`${byTestId("legend-entry")}[data-name="retried (hatched, below)"] rect`)
+    expect(await retried.getAttribute("fill")).toMatch(/^url\(#hatch-\d+\)$/)
+    expect(await charts.nth(0).textContent()).toMatch(/top: \d+ delivered in one minute/)
+    expect(await charts.nth(0).textContent()).not.toMatch(/ a hour| a minute/)
+    const notes = await charts.nth(1).locator(byTestId("chart-note")).allTextContents()
+    expect(notes[0]).toMatch(/^Latest minute with deliveries \(.+ UTC\): median \d.* · p99 \d.* · max \d/)
+    expect(notes[1]).toMatch(/^Highest p99 over 24 h: \d/)
   })
 
   test("switch the stream's charts to 30 days per hour", async () => {

@@ -59,6 +59,25 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     admin.GET("/jobs/{name}/history", { params: { path: { name: job }, query: { days: 31 } } }),
   )
 
+  const paused = await record(
+    "pauseJob", "post", "/jobs/{name}/pause",
+    admin.POST("/jobs/{name}/pause", { params: { path: { name: job } }, body: { reason: "the typed client pauses it" } }),
+  )
+  const since: number | undefined = paused.data?.pause.pausedAt
+  await record(
+    "pauseJob", "post", "/jobs/{name}/pause",
+    admin.POST("/jobs/{name}/pause", { params: { path: { name: job } }, body: { reason: "" } }),
+  )
+  const resumed = await record(
+    "resumeJob", "post", "/jobs/{name}/resume",
+    admin.POST("/jobs/{name}/resume", { params: { path: { name: job } } }),
+  )
+  const until: number | null | undefined = resumed.data?.pause.resumedAt
+  await record(
+    "resumeJob", "post", "/jobs/{name}/resume",
+    admin.POST("/jobs/{name}/resume", { params: { path: { name: job } } }),
+  )
+
   const leases = await record("leases", "get", "/leases", admin.GET("/leases"))
   const held: boolean | undefined = leases.data?.leases.some((lease) => lease.status === "held")
   await record(
@@ -167,7 +186,7 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     "remove", "delete", "/streams/{stream}/schedules/{id}",
     admin.DELETE("/streams/{stream}/schedules/{id}", { params: { path: at } }),
   )
-  void [now, outcome, due, median, held, nextAt, listed, scheduled, kind, seq, type, step, delivered, gone, note, count]
+  void [now, outcome, due, median, since, until, held, nextAt, listed, scheduled, kind, seq, type, step, delivered, gone, note, count]
   return answers
 }
 

@@ -92,8 +92,8 @@ describe("a heartbeat's capacity, declared with the registry", () => {
       const left = results.filter((r) => r.status !== "ran")
       expect(left).toEqual(n === 100 ? [] : [expect.objectContaining({ status: "skipped", reason: "over capacity" })])
       expect(await accounted(list, k)).toMatchObject({ lines: n, once: true, recorded: 100, held: 0 })
-      // The claim and one batch of releases.
-      expect(counter).toEqual({ queries: 2, refused: 0 })
+      // The pause lookup, the claim and one batch of releases.
+      expect(counter).toEqual({ queries: 3, refused: 0 })
     }
     expect(logs.of("job.run").filter((line) => line.reason === "over capacity")).toEqual([
       expect.objectContaining({ level: "error", outcome: "skipped", plan: "free", jobsPerHeartbeat: 100 }),

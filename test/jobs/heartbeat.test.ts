@@ -40,7 +40,7 @@ describe("scheduled()", () => {
       .of("job.run")
       .filter((line) => line.outcome === "ran")
       .map((line) => line.job)
-    expect(ran.sort()).toEqual(["billing.roll-up-usage", "schedules.alarm-watchdog"])
+    expect(ran.sort()).toEqual(["billing.roll-up-usage", "schedules.alarm-watchdog", "slotwise.alerts"])
     await fire(at(3, 0) + 86_400_000)
     const next = logs
       .of("job.run")
@@ -49,6 +49,7 @@ describe("scheduled()", () => {
       "billing.close-expired-trials",
       "billing.roll-up-usage",
       "schedules.alarm-watchdog",
+      "slotwise.alerts",
     ])
   })
 

@@ -94,15 +94,10 @@ describe("a settled batch's data point", () => {
     }
     script.set("retries", ["retry"])
     script.set("fails", ["terminal"])
-    const points = await stream.inside(async (instance) => {
-      // The object's own env: the dataset the local runtime bound to it, observed as it is called.
-      const written = vi.spyOn((instance as unknown as { env: Env }).env.SLOTWISE_METRICS, "writeDataPoint")
-      instance.setNow(T0 + 1_500)
-      await instance.tick()
-      const points = written.mock.calls.map(([point]) => point)
-      written.mockRestore()
-      return points
-    })
+    // The runtime's own binding, as the Worker's env holds it: the stream's object is given this same env.
+    const written = observe(env.SLOTWISE_METRICS)
+    await stream.tick(T0 + 1_500)
+    const points = written.mock.calls.map(([point]) => point)
     expect(points).toEqual([
       {
         indexes: [stream.name],

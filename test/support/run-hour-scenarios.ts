@@ -68,9 +68,47 @@ export function runHourScenarios(binding: () => D1Database) {
   }
   const rowsOf = (name: string) => hoursOfJob(binding(), name)
   const historyOf = async (job: Job, now: number, days = 7) => {
-    const { rows, oldestHour, lease } = await readRunHours(database(binding()), job.name, now - days * DAY)
-    return jobHistory(job, rows, oldestHour, lease, now, days)
+    const { rows, firstRun, lease } = await readRunHours(database(binding()), job.name, now - days * DAY)
+    return jobHistory(job, rows, firstRun, lease, now, days)
   }
+
+  it("counts no missed slot before a job's first run: a job first run at 11:40 missed nothing from 11:00", async () => {
+    let failing = false
+    const job = make("* * * * *", () => {
+      if (failing) throw new Error("failed on purpose")
+    })
+    const eleven = T0 + 11 * HOUR_MS
+    // First run at 11:40; 11:45 and 11:46 fail; 11:50 and 11:51 are missed; the rest run.
+    for (let minute = 40; minute < 60; minute++) {
+      if (minute === 50 || minute === 51) continue
+      failing = minute === 45 || minute === 46
+      await runAt(job, eleven + minute * MINUTE, 10)
+    }
+    const history = await historyOf(job, eleven + 70 * MINUTE)
+    expect(history.knownSince).toBe(eleven + 40 * MINUTE)
+    expect(history.hours[0]).toEqual({
+      hour: eleven,
+      due: 20,
+      ran: 16,
+      failed: 2,
+      timedOut: 0,
+      skipped: 0,
+      missed: 2,
+      paused: 0,
+      medianMs: 10,
+      maxMs: 10,
+    })
+    // Today's marks say the same slot by slot: nothing before 11:40 is missed.
+    const statuses = new Map(history.today.map((slot) => [slot.slot, slot.status]))
+    expect(statuses.get(eleven + 39 * MINUTE)).toBe("unknown")
+    expect(statuses.get(eleven)).toBe("unknown")
+    expect(statuses.get(eleven + 40 * MINUTE)).toBe("ran")
+    expect(statuses.get(eleven + 45 * MINUTE)).toBe("failed")
+    expect(statuses.get(eleven + 50 * MINUTE)).toBe("missed")
+    expect(history.today.filter((slot) => slot.status === "missed").length).toBe(
+      history.hours.reduce((n, hour) => n + hour.missed, 0),
+    )
+  })
 
   it("counts each run in its slot's hour: outcomes, the max, each duration, and the missed slots from the cron", async () => {
     let failing = false
@@ -92,7 +130,7 @@ export function runHourScenarios(binding: () => D1Database) {
     const history = await historyOf(job, T0 + 55 * MINUTE)
     // :40 and :50 were due and no run took them; :50 is a minute past by 54:00.
     expect(history.hours).toEqual([
-      { hour: T0, due: 6, ran: 3, failed: 1, timedOut: 0, skipped: 0, missed: 2, medianMs: 300, maxMs: 900 },
+      { hour: T0, due: 6, ran: 3, failed: 1, timedOut: 0, skipped: 0, missed: 2, paused: 0, medianMs: 300, maxMs: 900 },
     ])
     expect(history.knownSince).toBe(T0)
   })

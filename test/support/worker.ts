@@ -2,6 +2,7 @@ import { createApp } from "../../src/app.ts"
 import { Jobs, Schedules } from "../../src/infra/index.ts"
 import { testStreamClass } from "../../src/infra/schedules/stream/testing.ts"
 import { jobs } from "../../src/jobs.ts"
+import { alerts } from "../../src/slices/ops/index.ts"
 import { consumers } from "./consumers.ts"
 import { queuedJobs } from "./queued-jobs.ts"
 
@@ -10,7 +11,7 @@ import { queuedJobs } from "./queued-jobs.ts"
  * the scripted test consumers beside the app's, through the same public calls; the stream class is
  * the tests' own (testing.ts), with a clock per object.
  */
-export const workerJobs = Jobs.registry([...jobs, Schedules.watchdog])
+export const workerJobs = Jobs.registry([...jobs, Schedules.watchdog, alerts])
 export const app = createApp({ jobs: workerJobs, consumers })
 
 /** Each object owns a clock its tests set (`setNow`): the tests' stand-in for `Schedules.durableObject({ consumers, clock })`. */

@@ -46,6 +46,12 @@ declare const account: string`,
 import { type Job, Jobs } from "slotwise"
 declare const app: Hono<{ Bindings: Env }>
 declare const jobs: Job[]`,
+  // The example app's alert consumer reads its webhook from a secret the docs' Worker has not declared.
+  "docs/admin.md: // src/slices/ops/consumers.ts: OPS_ALERT_WEBHOOK_URL is a secret (`wrangler secret put OPS_ALERT_WEBHOOK_URL`)": `declare global {
+  interface Env {
+    OPS_ALERT_WEBHOOK_URL: string
+  }
+}`,
   'docs/admin.md: import { metrics } from "@opentelemetry/api"': `import type { Hono } from "hono"
 import type { Job } from "slotwise"
 declare const app: Hono

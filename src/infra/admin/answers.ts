@@ -9,6 +9,7 @@ import type { Problem } from "../http/problem.ts"
 import type { JobHistory } from "../jobs/history.ts"
 import type { LeaseStatus } from "../jobs/lease-status.ts"
 import type { HeartbeatLiveness } from "../jobs/liveness.ts"
+import type { Pause } from "../jobs/pause.ts"
 import type { RunOutcome, RunRecord, SlotEntry } from "../jobs/record.ts"
 import type { Json } from "../schedules/contract/definition.ts"
 import type { StreamHistory } from "../schedules/contract/history.ts"
@@ -56,7 +57,7 @@ export const runRecord = z
 export const slotEntry = z
   .object({
     slot: int,
-    status: z.enum(["ran", "failed", "timed-out", "running", "unrecorded", "missed"]),
+    status: z.enum(["ran", "failed", "timed-out", "running", "unrecorded", "missed", "paused"]),
     run: nullable(runRecord),
   })
   .register(components, { id: "SlotEntry" })
@@ -70,6 +71,18 @@ export const leaseView = z
   })
   .register(components, { id: "LeaseView" })
 
+/** A pause of a job: since when, by whom (the admin token's label, null without one) and why; resumedAt null while paused. */
+export const pauseView = z
+  .object({
+    job: z.string(),
+    pausedAt: int,
+    pausedBy: nullable(z.string()),
+    reason: z.string(),
+    resumedAt: nullable(int),
+    resumedBy: nullable(z.string()),
+  })
+  .register(components, { id: "Pause" })
+
 export const jobView = z
   .object({
     name: z.string(),
@@ -81,6 +94,8 @@ export const jobView = z
     lease: leaseView,
     lastRun: nullable(runRecord),
     slots: z.array(slotEntry),
+    /** The job's pause while it is paused, else null: the heartbeat skips its slots. */
+    paused: nullable(pauseView),
   })
   .register(components, { id: "JobView" })
 
@@ -110,6 +125,8 @@ export const healthView = z
       summary: nullable(watchSummary),
     }),
     retrying: z.object({ schedules: int, streamsAsked: int, unanswered: int, complete: z.boolean() }),
+    /** Every job paused now, the longest paused first. */
+    paused: z.array(pauseView),
     capacity: z.object({
       plan: z.string(),
       jobsPerHeartbeat: int,
@@ -216,12 +233,26 @@ export const hourPoint = z.object({
   timedOut: int,
   skipped: int,
   missed: int,
+  paused: int,
   medianMs: ms,
   maxMs: ms,
 })
 
+export const daySlot = z.object({
+  slot: int,
+  status: z.enum(["ran", "failed", "timed-out", "skipped", "missed", "paused", "claimed", "due", "unknown"]),
+  ms: nullable(z.number()),
+})
+
 export const jobHistory = z
-  .object({ job: z.string(), now: int, days: int, knownSince: nullable(int), hours: z.array(hourPoint) })
+  .object({
+    job: z.string(),
+    now: int,
+    days: int,
+    knownSince: nullable(int),
+    hours: z.array(hourPoint),
+    today: z.array(daySlot),
+  })
   .register(components, { id: "JobHistory" })
 
 export const deliveryPoint = z.object({
@@ -261,6 +292,8 @@ export const ANSWERS = {
     .register(components, { id: "LeasesAnswer" }),
   jobHistory,
   releaseLease: z.object({ released: z.boolean(), lease: leaseView }).register(components, { id: "ReleaseAnswer" }),
+  pauseJob: z.object({ pause: pauseView, created: z.boolean() }).register(components, { id: "PauseAnswer" }),
+  resumeJob: z.object({ pause: pauseView }).register(components, { id: "ResumeAnswer" }),
   streams: z
     .object({ streams: z.array(z.object({ name: z.string(), listedAt: z.number() })), cursor: nullable(z.string()) })
     .register(components, { id: "StreamsPage" }),
@@ -321,6 +354,7 @@ export type SchemasMatchTheEngine = AssertAll<
     Same<z.infer<typeof jobHistory>, JobHistory>,
     Same<z.infer<typeof streamHistory>, StreamHistory>,
     Same<z.infer<typeof runRecord>, RunRecord>,
+    Same<z.infer<typeof pauseView>, Pause>,
     Same<z.infer<typeof slotEntry>, SlotEntry>,
     Same<z.infer<typeof heartbeatLivenessSchema>, HeartbeatLiveness>,
     Same<z.infer<typeof watchSummary>, WatchSummary>,

@@ -6,5 +6,8 @@
 /** The dashboard's browser code, inlined in the page under its CSP nonce. */
 export const loadDashboardScript = async (): Promise<string> => (await import("./dashboard-script.generated.js")).SCRIPT
 
+/** The dashboard's stylesheet, generated beside its script (dashboard/style.ts is its source). */
+export const loadDashboardStyle = async (): Promise<string> => (await import("./dashboard-script.generated.js")).STYLE
+
 /** The admin's OpenAPI document without its server, as a Worker answers it. */
 export const loadOpenApiDocument = async () => (await import("./openapi.generated.js")).DOCUMENT

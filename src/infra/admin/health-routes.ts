@@ -4,6 +4,7 @@ import { heldLeases } from "../jobs/held-leases.ts"
 import type { Job } from "../jobs/index.ts"
 import { listLeases } from "../jobs/lease.ts"
 import { liveness } from "../jobs/liveness.ts"
+import { pausedJobs } from "../jobs/pauses.ts"
 import { lastRunOf, summaryOf } from "../jobs/record.ts"
 import { capacityOf, mostDueIn } from "../jobs/registry.ts"
 import type { WatchSummary } from "../schedules/directory/watch-summary.ts"
@@ -20,8 +21,14 @@ import { ADMIN_ROUTES } from "./routes.ts"
 export const healthRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>().get(ADMIN_ROUTES.health.path, async (c) => {
     const now = Date.now()
-    const leases = await listLeases(database(c.env.DB))
-    const beat = liveness(jobs, leases, now)
+    const db = database(c.env.DB)
+    const [leases, paused] = await Promise.all([listLeases(db), pausedJobs(db)])
+    // A paused job's slots are skipped on purpose: they say nothing of whether the heartbeat fires.
+    const beat = liveness(
+      jobs.filter((job) => !paused.has(job.name)),
+      leases,
+      now,
+    )
     const watchdogName = Schedules.watchdog.name
     const watchdogLease = leases.find((lease) => lease.name === watchdogName)
     const summary = summaryOf(watchdogLease) as WatchSummary | null
@@ -45,6 +52,7 @@ export const healthRoutes = (jobs: readonly Job[]) =>
         summary,
       },
       retrying: await countRetrying(c.env, now),
+      paused: [...paused.values()].sort((a, b) => a.pausedAt - b.pausedAt),
       capacity: {
         plan: capacity.plan,
         jobsPerHeartbeat: capacity.jobsPerHeartbeat,

@@ -1,6 +1,7 @@
 import * as z from "zod/mini"
 import { JOB_NAME } from "../jobs/definition.ts"
 import { HISTORY_DAYS_MAX } from "../jobs/history.ts"
+import { PAUSE_REASON_MAX } from "../jobs/pauses.ts"
 import { LIST_MAX, MAX_NOTE_LENGTH, MAX_PAYLOAD_BYTES, NAME, NAME_RULE } from "../schedules/contract/definition.ts"
 import { STATES } from "../schedules/contract/states.ts"
 
@@ -11,6 +12,10 @@ export const jobParam = z.object({
   name: z.string().check(z.regex(JOB_NAME, "must match [a-z0-9][a-z0-9._-]{0,99}")),
 })
 export const leaseParam = jobParam
+/** Why a job is paused: shown beside it in health and the dashboard. */
+export const pauseBody = z.strictObject({
+  reason: z.string().check(z.trim(), z.minLength(1), z.maxLength(PAUSE_REASON_MAX)),
+})
 /** `force=true` releases a lease still within its run's timeout. */
 export const releaseQuery = z.object({ force: z.optional(z.enum(["true", "false"])) })
 export const streamParam = z.object({ stream: name })

@@ -6,13 +6,15 @@ import { HISTORY_DAYS_DEFAULT, historySince, jobHistory } from "../jobs/history.
 import { type Job, Jobs } from "../jobs/index.ts"
 import { listLeases } from "../jobs/lease.ts"
 import { leaseStatus } from "../jobs/lease-status.ts"
+import type { Pause } from "../jobs/pause.ts"
+import { pauseJob, pausesOfAll, pausesSince, resumeJob } from "../jobs/pauses.ts"
 import { lastRunOf } from "../jobs/record.ts"
 import { readRunHours } from "../jobs/run-hours.ts"
 import { slotOf } from "../jobs/slot.ts"
 import { timeline } from "../jobs/timeline.ts"
 import type { AdminEnv } from "./access.ts"
 import type { Answers, JobView, LeaseView } from "./answers.ts"
-import { jobHistoryQuery, jobParam } from "./inputs.ts"
+import { jobHistoryQuery, jobParam, pauseBody } from "./inputs.ts"
 import { ADMIN_ROUTES } from "./routes.ts"
 
 /** A lease as the admin shows it, with its derived status. */
@@ -23,8 +25,13 @@ export const leaseView = (lease: JobLease | undefined, now: number): LeaseView =
   status: leaseStatus(lease, now),
 })
 
-/** A declared job with its lease, its last recorded run and its newest slots, runs and gaps alike. */
-export const jobView = (job: Job, lease: JobLease | undefined, now: number): JobView => ({
+/** A declared job with its lease, its last recorded run, its newest slots (runs, gaps and paused slots) and its pause. */
+export const jobView = (
+  job: Job,
+  lease: JobLease | undefined,
+  now: number,
+  pauses: readonly Pause[] = [],
+): JobView => ({
   name: job.name,
   cron: job.cron,
   exclusive: job.exclusive,
@@ -33,8 +40,15 @@ export const jobView = (job: Job, lease: JobLease | undefined, now: number): Job
   nextSlot: job.schedule.nextAfter(now) ?? null,
   lease: leaseView(lease, now),
   lastRun: lastRunOf(lease),
-  slots: timeline(job, lease, now),
+  slots: timeline(job, lease, now, undefined, pauses),
+  paused: pauses.find((pause) => pause.resumedAt === null) ?? null,
 })
+
+/** The day of pauses the job list reads: enough for the newest slots of any job that runs at least hourly. */
+const PAUSES_SHOWN_MS = 24 * 3_600_000
+
+/** Who acts through admin: the token's label. The one ADMIN_TOKEN has none, so null. */
+const actorOf = (_c: Context): string | null => null
 
 /** The request's waitUntil; a request without an execution context (app.request in tests) has none. */
 function waitUntilOf(c: Context): ((promise: Promise<unknown>) => void) | undefined {
@@ -54,8 +68,14 @@ export const jobRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>()
     .get(ADMIN_ROUTES.jobs.path, async (c) => {
       const now = Date.now()
-      const leases = new Map((await listLeases(database(c.env.DB))).map((lease) => [lease.name, lease]))
-      const answer: Answers["jobs"] = { now, jobs: jobs.map((job) => jobView(job, leases.get(job.name), now)) }
+      const db = database(c.env.DB)
+      const [leaseRows, pauseRows] = await Promise.all([listLeases(db), pausesOfAll(db, now - PAUSES_SHOWN_MS)])
+      const leases = new Map(leaseRows.map((lease) => [lease.name, lease]))
+      const pausesOf = (name: string) => pauseRows.filter((pause) => pause.job === name)
+      const answer: Answers["jobs"] = {
+        now,
+        jobs: jobs.map((job) => jobView(job, leases.get(job.name), now, pausesOf(job.name))),
+      }
       return c.json(answer)
     })
     .get(ADMIN_ROUTES.jobHistory.path, validate("param", jobParam), validate("query", jobHistoryQuery), async (c) => {
@@ -64,8 +84,33 @@ export const jobRoutes = (jobs: readonly Job[]) =>
       const job = jobs.find((declared) => declared.name === name)
       if (!job) return unknownJob(c, name)
       const now = Date.now()
-      const { rows, oldestHour, lease } = await readRunHours(database(c.env.DB), name, historySince(now, days))
-      const answer: Answers["jobHistory"] = jobHistory(job, rows, oldestHour, lease, now, days)
+      const db = database(c.env.DB)
+      const since = historySince(now, days)
+      const [{ rows, firstRun, lease }, pauses] = await Promise.all([
+        readRunHours(db, name, since),
+        pausesSince(db, name, since),
+      ])
+      const answer: Answers["jobHistory"] = jobHistory(job, rows, firstRun, lease, now, days, pauses)
+      return c.json(answer)
+    })
+    .post(ADMIN_ROUTES.pauseJob.path, validate("param", jobParam), validate("json", pauseBody), async (c) => {
+      const { name } = c.req.valid("param")
+      if (!jobs.some((declared) => declared.name === name)) return unknownJob(c, name)
+      const { reason } = c.req.valid("json")
+      const answer: Answers["pauseJob"] = await pauseJob(database(c.env.DB), {
+        job: name,
+        reason,
+        by: actorOf(c),
+        now: Date.now(),
+      })
+      return c.json(answer)
+    })
+    .post(ADMIN_ROUTES.resumeJob.path, validate("param", jobParam), async (c) => {
+      const { name } = c.req.valid("param")
+      if (!jobs.some((declared) => declared.name === name)) return unknownJob(c, name)
+      const pause = await resumeJob(database(c.env.DB), { job: name, by: actorOf(c), now: Date.now() })
+      if (!pause) return problem(c, 409, "Conflict", `job "${name}" is not paused`)
+      const answer: Answers["resumeJob"] = { pause }
       return c.json(answer)
     })
     .post(ADMIN_ROUTES.runJob.path, validate("param", jobParam), async (c) => {

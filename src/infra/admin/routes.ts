@@ -13,7 +13,7 @@ export interface AdminRoute {
   /** Statuses besides 200, 401 and 503 (which every route behind the bearer-token check may answer). */
   statuses?: readonly number[]
   /** The JSON body's schema in components.schemas, for the routes that take one. */
-  body?: "ScheduleBody" | "CancelBody" | "BackfillBody"
+  body?: "ScheduleBody" | "CancelBody" | "BackfillBody" | "PauseBody"
 }
 
 /**
@@ -44,6 +44,17 @@ export const ADMIN_ROUTES = {
     method: "GET",
     path: "/jobs/:name/history",
     statuses: [400, 404],
+  },
+  pauseJob: {
+    method: "POST",
+    path: "/jobs/:name/pause",
+    body: "PauseBody",
+    statuses: [400, 404],
+  },
+  resumeJob: {
+    method: "POST",
+    path: "/jobs/:name/resume",
+    statuses: [400, 404, 409],
   },
   leases: {
     method: "GET",

@@ -60,3 +60,30 @@ export const jobsRunHours = sqliteTable("jobs_run_hours", {
   maxMs: integer("max_ms").notNull(),
   runs: text("runs").notNull(),
 })
+
+/**
+ * Each pause of a job (migrations/0010_alerts_and_pauses.sql): open while `resumedAt` is null (at most one a job,
+ * a partial unique index), kept once resumed so its slots show as paused, not missed (jobs/pauses.ts).
+ */
+export const jobsPauses = sqliteTable("jobs_pauses", {
+  job: text("job").notNull(),
+  pausedAt: integer("paused_at").notNull(),
+  resumedAt: integer("resumed_at"),
+  /** The admin token's label that paused it, or null (the one ADMIN_TOKEN has none). */
+  pausedBy: text("paused_by"),
+  reason: text("reason").notNull(),
+  resumedBy: text("resumed_by"),
+})
+
+/** An alert rule's open incident per subject, and whether its notice is in the alert stream yet (alerts/incidents.ts). */
+export const alertIncidents = sqliteTable("alert_incidents", {
+  rule: text("rule").notNull(),
+  subject: text("subject").notNull(),
+  openedAt: integer("opened_at").notNull(),
+  /** firing, or resolved (its resolved notice owed, then the row is deleted). */
+  state: text("state").notNull(),
+  /** 1 once the notice of `state` is in the alert stream. */
+  sent: integer("sent").notNull(),
+  summary: text("summary").notNull(),
+  resolvedAt: integer("resolved_at"),
+})

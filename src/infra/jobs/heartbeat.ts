@@ -1,10 +1,12 @@
 import { CronSyntaxError, parseCron } from "../cron.ts"
+import { database } from "../db/index.ts"
 import type { SlotwiseEnv } from "../env.ts"
 import { describeError, logLine } from "../log.ts"
 import { withinRoom } from "./capacity.ts"
 import type { Job } from "./definition.ts"
 import { handOff, handOffDue, queueOf } from "./hand-off.ts"
 import { plannedInvocation } from "./invocation.ts"
+import { withoutPaused } from "./pauses.ts"
 import { capacityOf, type JobsCapacity } from "./registry.ts"
 import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 import { dueAt, slotOf } from "./slot.ts"
@@ -46,7 +48,8 @@ export async function beat(
     const slot = slotOf(scheduledTime)
     // The container passes UNBOUNDED: no Workers plan limits its invocations.
     const { capacity = capacityOf(jobs), ...deps } = options
-    const { run, excess } = withinRoom(dueAt(jobs, slot), capacity.jobsPerHeartbeat, slot.getTime())
+    const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
+    const { run, excess } = withinRoom(due, capacity.jobsPerHeartbeat, slot.getTime())
     const overflow = excess.length > 0 ? overflowTo(excess, slot, env, capacity) : []
     const shared = plannedInvocation(env.DB, capacity, deps.d1DeadlineMs ?? D1_DEADLINE_MS, deps.now)
     const settled = await Promise.allSettled(run.map((job) => runIn(job, slot, { env, ...deps }, shared)))
@@ -146,8 +149,10 @@ export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) 
       return
     }
     if (binding !== undefined) {
+      const slot = slotOf(controller.scheduledTime)
+      const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
       // Each sendBatch call is a subrequest of this invocation.
-      await handOff(jobs, controller.scheduledTime, queueOf(env, binding), binding, capacityOf(jobs).limits.subrequests)
+      await handOff(due, controller.scheduledTime, queueOf(env, binding), binding, capacityOf(jobs).limits.subrequests)
       return
     }
     await beat(jobs, controller.scheduledTime, env, { ...deps, waitUntil: ctx.waitUntil.bind(ctx) })

@@ -1,8 +1,10 @@
 import type { CronSchedule } from "../cron.ts"
 import type { JobLease } from "../db/job-lease.ts"
 import { MINUTE_MS } from "../duration.ts"
+import { type DaySlot, daySlots } from "./day-slots.ts"
 import { entriesOf, HOUR_MS, type HourOutcome } from "./hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
+import { type Pause, pauseHolds } from "./pause.ts"
 
 /** The days of history the admin answers by default, and at most (the rows kept). */
 export const HISTORY_DAYS_DEFAULT = 7
@@ -30,6 +32,8 @@ export interface HourPoint {
   timedOut: number
   skipped: number
   missed: number
+  /** Due slots no run took while the job was paused: skipped by the heartbeat, not missed. */
+  paused: number
   medianMs: number | null
   maxMs: number | null
 }
@@ -42,6 +46,8 @@ export interface JobHistory {
   /** Slots before this are not counted as missed: nothing was recorded of the job before it (null: nothing at all). */
   knownSince: number | null
   hours: HourPoint[]
+  /** Every slot of today (UTC), one by one: "did every slot run today" is read off this. */
+  today: DaySlot[]
 }
 
 const floorHour = (ms: number) => ms - (ms % HOUR_MS)
@@ -60,36 +66,41 @@ const median = (sorted: readonly number[]) => {
 }
 
 /**
- * A job's hourly history for the `days` before `now`, from its hour rows (any order), its oldest
- * recorded hour and its lease: due and missed slots from its cron, runs and durations from the rows.
+ * A job's hourly history for the `days` before `now`, from its hour rows (any order), the slot of its
+ * first recorded run and its lease: due and missed slots from its cron, runs and durations from the rows.
+ * Slots before the first run or the lease's slot, whichever is older, are never missed: nothing was known
+ * of the job then (a job first run at 11:40 missed nothing from 11:00 to 11:39).
  */
 export function jobHistory(
   job: { name: string; schedule: CronSchedule },
   rows: readonly RunHourRow[],
-  oldestHour: number | null,
+  firstRun: number | null,
   lease: Pick<JobLease, "lastSlot"> | undefined,
   now: number,
   days = HISTORY_DAYS_DEFAULT,
+  pauses: readonly Pick<Pause, "pausedAt" | "resumedAt">[] = [],
 ): JobHistory {
+  const paused = (slot: number) => pauses.some((pause) => pauseHolds(pause, slot))
   const since = historySince(now, days)
-  const known = [oldestHour, lease?.lastSlot].filter((time): time is number => typeof time === "number")
+  const known = [firstRun, lease?.lastSlot].filter((time): time is number => typeof time === "number")
   const knownSince = known.length ? Math.min(...known) : null
   const byHour = new Map(rows.map((row) => [row.hour, runsOf(row)]))
   const hours: HourPoint[] = []
   for (let hour = since; hour <= now; hour += HOUR_MS) {
     const runs = byHour.get(hour) ?? new Map()
-    const due = job.schedule.slotsIn(hour).filter((slot) => slot <= now)
+    // Before anything was known of the job, a slot was not yet its to run: neither due nor missed.
+    const due = job.schedule.slotsIn(hour).filter((slot) => slot <= now && (knownSince === null || slot >= knownSince))
     // The lease's last slot was claimed: running, or ended without a record, but not missed.
-    const missed = due.filter(
-      (slot) =>
-        knownSince !== null &&
-        slot >= knownSince &&
-        slot <= now - MISSED_AFTER_MS &&
-        !runs.has(slot) &&
-        slot !== lease?.lastSlot,
-    ).length
+    const unrun = due.filter((slot) => slot <= now - MISSED_AFTER_MS && !runs.has(slot) && slot !== lease?.lastSlot)
+    const pausedSlots = unrun.filter(paused).length
+    const missed = knownSince === null ? 0 : unrun.length - pausedSlots
     // Before anything was recorded of the job, its due slots say nothing: the hour is left out.
-    if (runs.size === 0 && (due.length === 0 || knownSince === null || hour + HOUR_MS <= knownSince)) continue
+    if (
+      runs.size === 0 &&
+      pausedSlots === 0 &&
+      (due.length === 0 || knownSince === null || hour + HOUR_MS <= knownSince)
+    )
+      continue
     const outcomes = [...runs.values()]
     const ms = outcomes
       .filter((run) => run.outcome !== "skipped")
@@ -104,11 +115,14 @@ export function jobHistory(
       timedOut: counted("timed-out"),
       skipped: counted("skipped"),
       missed,
+      paused: pausedSlots,
       medianMs: ms.length ? median(ms) : null,
       maxMs: ms.length ? (ms.at(-1) as number) : null,
     })
   }
-  return { job: job.name, now, days, knownSince, hours }
+  const runs = new Map([...byHour.values()].flatMap((hour) => [...hour]))
+  const today = daySlots(job.schedule, runs, knownSince, lease?.lastSlot ?? null, now, paused)
+  return { job: job.name, now, days, knownSince, hours, today }
 }
 
 /** Answers of missedBetween by pattern and slots: the runs of one heartbeat mostly ask the same few. */

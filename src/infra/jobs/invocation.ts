@@ -4,6 +4,7 @@ import { recordRun } from "../metrics/index.ts"
 // The measure's own module: the index also re-exports the Analytics Engine point, a Workers-only type.
 import type { RunMeasure } from "../metrics/measure.ts"
 import { ClaimBatch } from "./claim-batch.ts"
+import { PAUSE_QUERIES } from "./pauses.ts"
 import { budgetedD1, QueryBudget } from "./query-budget.ts"
 import type { JobsCapacity } from "./registry.ts"
 import { ReleaseBatch } from "./release-batch.ts"
@@ -91,7 +92,7 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
 
 /**
  * The invocation of a heartbeat or a queue batch, within the list's declared plan: its releases' queries and
- * points, and its jobs' queries (the plan's, less CLAIM_QUERIES and the releases').
+ * points, and its jobs' queries (the plan's, less the heartbeat's pause lookup, CLAIM_QUERIES and the releases').
  */
 export const plannedInvocation = (
   d1: D1Database,
@@ -107,7 +108,7 @@ export const plannedInvocation = (
     ...(Number.isFinite(capacity.limits.d1Queries)
       ? {
           jobQueries: {
-            total: Math.max(0, capacity.limits.d1Queries - CLAIM_QUERIES - capacity.releaseQueries),
+            total: Math.max(0, capacity.limits.d1Queries - PAUSE_QUERIES - CLAIM_QUERIES - capacity.releaseQueries),
             plan: capacity.plan,
           },
         }

@@ -31,9 +31,9 @@ export interface RunRecord {
  * What became of a slot: a recorded outcome; `running` (claimed, its lease still held); `unrecorded`
  * (claimed, but its run ended without a record: the release failed or the Worker died); `missed`
  * (the cron named it but no run claimed it: the heartbeat did not fire, the claim failed, or an
- * earlier run still held the lease).
+ * earlier run still held the lease); `paused` (the job was paused then, so the heartbeat skipped it).
  */
-export type SlotStatus = RunOutcome | "running" | "unrecorded" | "missed"
+export type SlotStatus = RunOutcome | "running" | "unrecorded" | "missed" | "paused"
 
 /** One of a job's newest slots as admin shows it: what became of it, and its run if one was recorded. */
 export interface SlotEntry {

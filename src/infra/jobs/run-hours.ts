@@ -1,7 +1,7 @@
 import { and, eq, gte, sql } from "drizzle-orm"
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core"
 import { type Database, jobsLeases, jobsRunHours } from "../db/index.ts"
-import { entryText, HOUR_MS, type HourEntry, type HourOutcome } from "./hour-entry.ts"
+import { entriesOf, entryText, HOUR_MS, type HourEntry, type HourOutcome } from "./hour-entry.ts"
 
 import { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
 
@@ -56,9 +56,16 @@ export function hourStatements(db: Database, job: string, entry: HourEntry, now:
   return [upsert, sweep] as const
 }
 
+/** The slot of the first run an hour row records (entries are appended as runs end, not in slot order). */
+function firstRunIn(row: { hour: number; runs: string } | undefined): number | null {
+  if (!row) return null
+  const slots = entriesOf(row.hour, row.runs).map((entry) => entry.slot)
+  return slots.length ? Math.min(...slots) : row.hour
+}
+
 /**
  * What a job's history is read from, in one batch (the one place it is read): its hour rows from `since`
- * (by the primary key), its oldest hour kept, and its lease row's last slot and the hour folded on it,
+ * (by the primary key), the slot of its first run recorded, and its lease row's last slot and the hour folded on it,
  * which is one more hour row (added to a row of the same hour a release before migration 0009 wrote).
  */
 export async function readRunHours(db: Database, job: string, since: number) {
@@ -68,7 +75,12 @@ export async function readRunHours(db: Database, job: string, since: number) {
       .select({ hour: hours.hour, runs: hours.runs })
       .from(hours)
       .where(and(eq(hours.job, job), gte(hours.hour, since))),
-    db.select({ hour: hours.hour }).from(hours).where(eq(hours.job, job)).orderBy(hours.hour).limit(1),
+    db
+      .select({ hour: hours.hour, runs: hours.runs })
+      .from(hours)
+      .where(eq(hours.job, job))
+      .orderBy(hours.hour)
+      .limit(1),
     db
       .select({ lastSlot: jobsLeases.lastSlot, hourStart: jobsLeases.hourStart, hourRuns: jobsLeases.hourRuns })
       .from(jobsLeases)
@@ -76,10 +88,12 @@ export async function readRunHours(db: Database, job: string, since: number) {
   ])
   const lease = leases[0]
   const rows = foldedInto(stored, lease, since)
-  const recorded = [oldest[0]?.hour, lease?.hourStart].filter((hour): hour is number => typeof hour === "number")
+  const folded =
+    lease?.hourStart != null && lease.hourRuns ? { hour: lease.hourStart, runs: lease.hourRuns } : undefined
+  const firsts = [firstRunIn(oldest[0]), firstRunIn(folded)].filter((slot): slot is number => slot !== null)
   return {
     rows,
-    oldestHour: recorded.length ? Math.min(...recorded) : null,
+    firstRun: firsts.length ? Math.min(...firsts) : null,
     lease: lease && { lastSlot: lease.lastSlot },
   }
 }

@@ -1,6 +1,7 @@
 import type { JobLease } from "../db/job-lease.ts"
 import type { Job } from "./definition.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
+import { type Pause, pauseHolds } from "./pause.ts"
 import { runsOf, type SlotEntry } from "./record.ts"
 import { slotOf } from "./slot.ts"
 
@@ -16,6 +17,7 @@ export function timeline(
   lease: JobLease | undefined,
   now: number,
   length = TIMELINE_LENGTH,
+  pauses: readonly Pick<Pause, "pausedAt" | "resumedAt">[] = [],
 ): SlotEntry[] {
   if (!lease) return []
   const runs = runsOf(lease)
@@ -26,7 +28,9 @@ export function timeline(
   return byNewest.map((slot) => {
     const run = runs.find((recorded) => recorded.slot === slot) ?? null
     if (run) return { slot, status: run.outcome, run }
-    if (slot !== lease.lastSlot) return { slot, status: "missed", run }
+    if (slot !== lease.lastSlot) {
+      return { slot, status: pauses.some((pause) => pauseHolds(pause, slot)) ? "paused" : "missed", run }
+    }
     return { slot, status: lease.leaseUntil !== null && lease.leaseUntil > now ? "running" : "unrecorded", run }
   })
 }

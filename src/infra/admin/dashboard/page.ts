@@ -1,10 +1,9 @@
 import { html, raw } from "hono/html"
 import { STATES } from "../../schedules/contract/states.ts"
-import { loadDashboardScript } from "../browser-only.ts"
-import { STYLE } from "./style.ts"
+import { loadDashboardScript, loadDashboardStyle } from "../browser-only.ts"
 
 // The browser code finds elements by id; data-testid attributes are for the browser tests only.
-// html`` escapes every interpolated value; raw() only wraps this module's own constants, STYLE and the generated script.
+// html`` escapes every interpolated value; raw() only wraps this module's own constants and the generated stylesheet and script.
 
 /** html`` over markup laid out for reading: a line break and the indentation around it are not part of the page. */
 const markup = (strings: TemplateStringsArray, ...values: unknown[]) =>
@@ -42,6 +41,10 @@ const health = () => markup`
       <div>
         <h3>Retrying</h3>
         <div id="health-retrying" data-testid="health-retrying"></div>
+      </div>
+      <div>
+        <h3>Paused jobs</h3>
+        <div id="health-paused" data-testid="health-paused"></div>
       </div>
     </div>
   </section>
@@ -165,7 +168,7 @@ const events = () => markup`
 
 /** The whole document, doctype first: a static shell with no data and no token; the inline script fetches everything. The nonce lets the inline style and script past the CSP. */
 export const dashboardPage = async (nonce: string) => {
-  const script = await loadDashboardScript()
+  const [script, style] = await Promise.all([loadDashboardScript(), loadDashboardStyle()])
   return markup`
   <!doctype html>
   <html lang="en">
@@ -175,7 +178,7 @@ export const dashboardPage = async (nonce: string) => {
       <meta name="referrer" content="no-referrer"/>
       <title>slotwise admin</title>
       <link rel="icon" href="data:,"/>
-      <style nonce="${nonce}">${raw(STYLE)}</style>
+      <style nonce="${nonce}">${raw(style)}</style>
     </head>
     <body>
       <header>

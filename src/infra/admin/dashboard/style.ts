@@ -81,7 +81,7 @@ ul.streams button[aria-current="true"] { background: #eef2fb; color: var(--accen
 .badge.missed, .badge.late, .badge.heartbeat-late, .badge.heartbeat-ahead { background: #fde8e6; color: var(--bad); }
 .badge.running { background: #e4ecfb; color: var(--accent); }
 .badge.unknown, .badge.heartbeat-unknown { background: #eceff3; color: var(--muted); }
-.signals { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 14px; }
+.signals { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 14px; }
 .signals h3 { margin: 0 0 4px; font-size: 12px; color: var(--muted); font-weight: 600; }
 .signals .error { max-width: none; }
 #health[data-ok="false"] { border-color: var(--bad); box-shadow: inset 4px 0 0 var(--bad); }
@@ -97,7 +97,13 @@ dl.detail dd { margin: 0; }
 form.token { max-width: 420px; margin: 80px auto; display: grid; gap: 10px; }
 form.token p { margin: 0; color: var(--muted); }
 #token-message { color: var(--bad); }
-.charts svg { display: block; width: 100%; height: auto; margin: 0 0 8px; }
+.figure { margin: 0 0 14px; }
+.figure figcaption { font-weight: 600; margin: 0 0 4px; }
+.figure > svg { display: block; width: 100%; height: auto; margin: 0 0 4px; }
+.figure p { margin: 2px 0; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 14px; list-style: none; margin: 0 0 4px; padding: 0; font-size: 12px; color: var(--muted); }
+.legend li { display: flex; align-items: center; gap: 4px; }
+.legend svg { width: 16px; height: 16px; }
 .chart .axis { font-size: 9px; fill: var(--muted); }
 .chart .hatch { stroke: var(--bad); stroke-width: 2; }
 .m-ran { fill: var(--ok); }
@@ -106,6 +112,8 @@ form.token p { margin: 0; color: var(--muted); }
 .m-skipped { fill: none; stroke: var(--warn); stroke-width: 1.5; }
 .m-missed { stroke: var(--bad); stroke-width: 2.5; }
 .m-due { fill: var(--muted); }
+.m-paused { fill: var(--warn); }
+.m-claimed { fill: none; stroke: var(--accent); stroke-width: 1; stroke-dasharray: 2 1; }
 .chart .line, .chart .whisker, .chart .axis-line { fill: none; stroke: var(--accent); stroke-width: 1; }
 .chart .axis-line { stroke: var(--line); }
 .chart .dot { fill: var(--accent); }

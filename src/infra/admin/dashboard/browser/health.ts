@@ -11,6 +11,7 @@ export async function loadHealth(): Promise<void> {
     fill(byId("health-heartbeat"), heartbeat(view))
     fill(byId("health-watchdog"), watchdog(view))
     fill(byId("health-retrying"), retrying(view))
+    fill(byId("health-paused"), paused(view))
     byId("health").dataset.ok = String(view.ok)
   } catch (error) {
     fail(error)
@@ -18,7 +19,8 @@ export async function loadHealth(): Promise<void> {
 }
 
 export const clearHealth = () => {
-  for (const id of ["health-heartbeat", "health-watchdog", "health-retrying"]) byId(id).replaceChildren()
+  for (const id of ["health-heartbeat", "health-watchdog", "health-retrying", "health-paused"])
+    byId(id).replaceChildren()
 }
 
 function heartbeat({ heartbeat: beat }: HealthView) {
@@ -87,6 +89,23 @@ function retrying({ retrying: count }: HealthView) {
       { class: "sub" },
       `in ${count.streamsAsked} stream${count.streamsAsked === 1 ? "" : "s"} due within a minute`,
       count.unanswered ? `, ${count.unanswered} did not answer` : "",
+    ),
+  ]
+}
+
+/** What is paused, by whom and since when: a pause is a choice, but one someone should remember to undo. */
+function paused({ paused: pauses }: HealthView) {
+  if (pauses.length === 0) return [badge("none", { "data-testid": "paused-count" }, "free")]
+  return [
+    badge(`${pauses.length} paused`, { "data-testid": "paused-count" }, "late"),
+    ...pauses.map((pause) =>
+      el(
+        "div",
+        { "data-testid": "paused-job", "data-job": pause.job },
+        el("span", { class: "mono" }, pause.job),
+        `: ${pause.reason}`,
+        el("div", { class: "sub" }, `by ${pause.pausedBy ?? "the admin token"}, ${relative(pause.pausedAt)}`),
+      ),
     ),
   ]
 }

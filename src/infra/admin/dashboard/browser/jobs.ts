@@ -34,7 +34,7 @@ function jobRow(job: JobView): HTMLTableRowElement {
   return el(
     "tr",
     { "data-testid": "job-row", "data-job": job.name, "aria-selected": String(job.name === shown.open) },
-    el("td", { class: "mono" }, job.name),
+    el("td", {}, el("div", { class: "mono" }, job.name), pausedNote(job)),
     el("td", { class: "mono" }, job.cron),
     el("td", {}, job.exclusive ? "yes" : "no", el("div", { class: "sub" }, duration(job.timeoutMs))),
     el("td", {}, when(job.nextSlot)),
@@ -51,10 +51,25 @@ function jobRow(job: JobView): HTMLTableRowElement {
       { class: "actions" },
       job.exclusive ? button("Runs", () => openRuns(job.name), { "data-testid": "job-runs" }) : null,
       button("Run now", () => runJob(job.name), { "data-testid": "job-run" }),
+      job.paused
+        ? button("Resume", () => resumeJob(job.name), { "data-testid": "job-resume" })
+        : button("Pause", () => pauseJob(job.name), { class: "danger", "data-testid": "job-pause" }),
       lease.status === "free"
         ? null
         : button("Release lease", () => releaseLease(job.name), { class: "danger", "data-testid": "job-release" }),
     ),
+  )
+}
+
+/** A paused job's badge: why, by whom and since when. */
+function pausedNote({ paused }: JobView) {
+  if (!paused) return null
+  return el(
+    "div",
+    { "data-testid": "job-paused" },
+    badge("paused", {}, "late"),
+    el("div", { class: "sub", "data-testid": "job-paused-reason" }, paused.reason),
+    el("div", { class: "sub" }, `by ${paused.pausedBy ?? "the admin token"} · since `, when(paused.pausedAt)),
   )
 }
 
@@ -103,7 +118,7 @@ async function loadHistory(name: string): Promise<void> {
 const slotRow = ({ slot, status, run }: SlotEntry) =>
   el(
     "tr",
-    { "data-testid": "run-row", "data-status": status },
+    { "data-testid": "run-row", "data-status": status, "data-slot": String(slot) },
     el("td", {}, when(slot)),
     el("td", {}, badge(status, { "data-testid": "run-status" })),
     el("td", { class: "nowrap" }, run ? elapsed(run.ms) : ""),
@@ -117,6 +132,7 @@ const slotRow = ({ slot, status, run }: SlotEntry) =>
   )
 
 function why(status: SlotEntry["status"]): string {
+  if (status === "paused") return "the job was paused: the heartbeat skipped this slot"
   if (status === "missed") return "no run took this slot: the heartbeat did not fire, or a run still held the lease"
   if (status === "running") return "running now"
   if (status === "unrecorded") return "claimed, but no run was recorded: its release failed, or the run never finished"
@@ -128,6 +144,26 @@ function runJob(name: string): void {
     `Run ${name} now, for the current slot?`,
     () => api("runJob", { name }),
     (r) => `Ran ${r.job} for slot ${new Date(r.slot).toISOString()}: ${r.status} in ${r.ms} ms`,
+    loadJobs,
+  )
+}
+
+function pauseJob(name: string): void {
+  const reason = window.prompt(`Pause ${name}? The heartbeat skips its slots until it is resumed. Why?`)?.trim()
+  if (!reason) return
+  void act(
+    null,
+    () => api("pauseJob", { name }, { body: { reason } }),
+    (r) => (r.created ? `Paused ${name}: ${r.pause.reason}` : `${name} was already paused: ${r.pause.reason}`),
+    loadJobs,
+  )
+}
+
+function resumeJob(name: string): void {
+  void act(
+    `Resume ${name}? It runs again from its next slot.`,
+    () => api("resumeJob", { name }),
+    () => `Resumed ${name}: it runs from its next slot`,
     loadJobs,
   )
 }

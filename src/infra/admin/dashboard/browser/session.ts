@@ -27,6 +27,7 @@ export async function act<T>(
   describe: (answer: T) => string,
   after: () => Promise<unknown>,
 ): Promise<void> {
+  // null: the question was already asked (a prompt for a reason, say).
   if (question !== null && !window.confirm(question)) return
   say("Working…", "busy")
   try {

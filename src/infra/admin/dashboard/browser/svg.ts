@@ -1,5 +1,7 @@
 /** Charts drawn by hand as SVG: elements built from data (text only as text nodes), sized by a viewBox. */
 
+import { el } from "./dom.ts"
+
 /** Every chart's width in viewBox units; it scales to its panel's width. */
 export const WIDTH = 960
 export const HOUR = 3_600_000
@@ -19,16 +21,52 @@ export const titled = (title: string, attributes: Attributes, ...marks: SVGEleme
 
 let charts = 0
 
-/** A chart of `height` named by `label`, with a hatch pattern of its own (its url passed to `draw`). */
-export function chart(label: string, height: number, draw: (hatch: string) => SVGElement[]): SVGElement {
+/** One entry of a chart's legend: a sample of the mark (drawn with the chart's hatch) and what it means. */
+export interface LegendEntry {
+  name: string
+  sample: (hatch: string) => SVGElement
+}
+
+/** What a chart says besides its marks: the legend of its shapes and a line or two of figures as text. */
+export interface ChartText {
+  legend?: readonly LegendEntry[]
+  notes?: readonly string[]
+}
+
+/**
+ * A chart of `height` under a visible title, with its legend and its figures as text below it; the SVG has
+ * a hatch pattern of its own (its url passed to `draw`), which the legend's samples share.
+ */
+export function chart(
+  title: string,
+  height: number,
+  draw: (hatch: string) => SVGElement[],
+  { legend = [], notes = [] }: ChartText = {},
+): HTMLElement {
   const id = `hatch-${++charts}`
   const pattern = svg(
     "pattern",
     { id, width: 4, height: 4, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
     svg("line", { y2: 4, class: "hatch" }),
   )
-  const view = { viewBox: `0 0 ${WIDTH} ${height}`, role: "img", "aria-label": label, class: "chart" }
-  return svg("svg", view, svg("defs", {}, pattern), ...draw(`url(#${id})`))
+  const hatch = `url(#${id})`
+  const view = { viewBox: `0 0 ${WIDTH} ${height}`, role: "img", "aria-label": title, class: "chart" }
+  const samples = legend.map(({ name, sample }) =>
+    el(
+      "li",
+      { "data-testid": "legend-entry", "data-name": name },
+      svg("svg", { viewBox: "0 0 16 16", class: "chart sample", "aria-hidden": "true" }, sample(hatch)),
+      name,
+    ),
+  )
+  return el(
+    "figure",
+    { class: "figure", "data-testid": "chart" },
+    el("figcaption", { "data-testid": "chart-title" }, title),
+    svg("svg", view, svg("defs", {}, pattern), ...draw(hatch)),
+    samples.length ? el("ul", { class: "legend", "data-testid": "chart-legend" }, samples) : null,
+    notes.map((note) => el("p", { class: "sub", "data-testid": "chart-note" }, note)),
+  )
 }
 
 export const text = (x: number, y: number, value: string, anchor = "start") =>

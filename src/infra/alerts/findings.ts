@@ -1,0 +1,65 @@
+import type { JobLease } from "../db/job-lease.ts"
+import type { Pause } from "../jobs/pause.ts"
+import { runsOf } from "../jobs/record.ts"
+import { timeline } from "../jobs/timeline.ts"
+import type { ScheduleView } from "../schedules/contract/view.ts"
+import type { AlertRule } from "./rule.ts"
+
+/** A rule's condition holding for one subject right now: an incident is open while it keeps holding. */
+export interface Finding {
+  rule: string
+  subject: string
+  summary: string
+}
+
+/** What the rules are judged on, read once a run (alerts/alert-job.ts). */
+export interface Facts {
+  now: number
+  leases: ReadonlyMap<string, JobLease>
+  /** Each job's pauses over the last day, open ones included: its slots then were paused, not missed. */
+  pauses: ReadonlyMap<string, readonly Pause[]>
+  /** Each watched stream's failed schedules (at most FAILED_PER_STREAM). */
+  failed: ReadonlyMap<string, readonly ScheduleView[]>
+  /** Streams whose recorded alarm is long past, with when it was due. */
+  overdue: ReadonlyArray<{ name: string; nextEligibleAt: number }>
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** What `rule` finds in `facts`: one finding per subject its condition holds for (none for heartbeat-late: a switch). */
+export function findingsOf(rule: AlertRule, facts: Facts): Finding[] {
+  switch (rule.kind) {
+    case "job-failed": {
+      const newest = runsOf(facts.leases.get(rule.job.name)).slice(0, rule.slots)
+      const failing = newest.length === rule.slots && newest.every((run) => run.outcome !== "ran")
+      if (!failing) return []
+      const summary = `${rule.job.name} failed its newest ${rule.slots} runs, the last at slot ${iso(newest[0]?.slot ?? 0)}: ${newest[0]?.error ?? newest[0]?.outcome}`
+      return [{ rule: rule.id, subject: rule.job.name, summary }]
+    }
+    case "job-missed": {
+      const lease = facts.leases.get(rule.job.name)
+      const pauses = facts.pauses.get(rule.job.name) ?? []
+      if (!lease || pauses.some((pause) => pause.resumedAt === null)) return []
+      const newest = timeline(rule.job, lease, facts.now, undefined, pauses).slice(0, rule.slots)
+      if (newest.length < rule.slots || newest.some((slot) => slot.status !== "missed")) return []
+      const summary = `${rule.job.name} missed its newest ${rule.slots} slots, from ${iso(newest.at(-1)?.slot ?? 0)}`
+      return [{ rule: rule.id, subject: rule.job.name, summary }]
+    }
+    case "schedule-failed":
+      return (facts.failed.get(rule.stream) ?? []).map((schedule) => ({
+        rule: rule.id,
+        subject: `${rule.stream}/${schedule.id}`,
+        summary: `schedule ${schedule.id} of stream ${rule.stream} failed at occurrence ${schedule.occurrence}: ${schedule.lastError ?? "no reason given"}`,
+      }))
+    case "stream-overdue":
+      return facts.overdue
+        .filter((stream) => stream.nextEligibleAt < facts.now - rule.afterMs)
+        .map((stream) => ({
+          rule: rule.id,
+          subject: stream.name,
+          summary: `stream ${stream.name} is overdue: its alarm was due at ${iso(stream.nextEligibleAt)}`,
+        }))
+    case "heartbeat-late":
+      return []
+  }
+}

@@ -1,0 +1,126 @@
+import { and, eq, sql } from "drizzle-orm"
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core"
+import { alertIncidents, type Database } from "../db/index.ts"
+import type { Finding } from "./findings.ts"
+import type { AlertNotice } from "./notice.ts"
+import type { AlertKind } from "./rule.ts"
+
+/** An incident as alert_incidents keeps it. */
+export interface Incident {
+  rule: string
+  subject: string
+  openedAt: number
+  state: "firing" | "resolved"
+  /** The notice of `state` is in the alert stream. */
+  sent: boolean
+  summary: string
+  resolvedAt: number | null
+}
+
+/** Incidents read a run at most: the rest wait (a larger number of open incidents is an outage of its own). */
+export const INCIDENTS_READ = 1_000
+/** Notices sent a run at most; the rest next minute. */
+export const NOTICES_PER_RUN = 50
+
+/** What a run writes: the incidents it opens or resolves, and the notices it owes (oldest first). */
+export interface IncidentPlan {
+  writes: Incident[]
+  notices: AlertNotice[]
+}
+
+const key = (i: { rule: string; subject: string }) => `${i.rule}\n${i.subject}`
+
+/** The notice of an incident's state. */
+export const noticeOf = (incident: Incident, kind: AlertKind, status = incident.state): AlertNotice => ({
+  rule: incident.rule,
+  kind,
+  subject: incident.subject,
+  status,
+  summary: incident.summary,
+  openedAt: incident.openedAt,
+  resolvedAt: status === "resolved" ? incident.resolvedAt : null,
+})
+
+/**
+ * Opens an incident for each finding without one, resolves each firing incident whose finding is gone, and
+ * owes a notice for each state not sent yet: one when it opens, one when it resolves, never one a minute. An
+ * incident resolved before its firing notice went out owes both. Pure: `now` is the run's slot.
+ */
+export function planIncidents(
+  open: readonly Incident[],
+  findings: readonly Finding[],
+  kinds: ReadonlyMap<string, AlertKind>,
+  now: number,
+): IncidentPlan {
+  const found = new Map(findings.map((finding) => [key(finding), finding]))
+  const writes: Incident[] = []
+  const notices: AlertNotice[] = []
+  for (const incident of open) {
+    const kind = kinds.get(incident.rule)
+    // A rule no longer declared: its incident is left as it is.
+    if (kind === undefined) continue
+    const holds = found.delete(key(incident))
+    if (incident.state === "firing" && !holds) {
+      if (!incident.sent) notices.push(noticeOf(incident, kind, "firing"))
+      const resolved: Incident = { ...incident, state: "resolved", sent: false, resolvedAt: now }
+      writes.push(resolved)
+      notices.push(noticeOf(resolved, kind))
+    } else if (!incident.sent) notices.push(noticeOf(incident, kind))
+  }
+  for (const finding of found.values()) {
+    const kind = kinds.get(finding.rule) as AlertKind
+    const opened: Incident = { ...finding, openedAt: now, state: "firing", sent: false, resolvedAt: null }
+    writes.push(opened)
+    notices.push(noticeOf(opened, kind))
+  }
+  return { writes, notices: notices.slice(0, NOTICES_PER_RUN) }
+}
+
+const fromRow = (row: typeof alertIncidents.$inferSelect): Incident => ({
+  ...row,
+  state: row.state === "resolved" ? "resolved" : "firing",
+  sent: row.sent === 1,
+})
+
+/** The incidents open or owing a notice, oldest first, at most INCIDENTS_READ. */
+export async function readIncidents(db: Database): Promise<Incident[]> {
+  const rows = await db.select().from(alertIncidents).orderBy(alertIncidents.openedAt).limit(INCIDENTS_READ)
+  return rows.map(fromRow)
+}
+
+/** The plan's incidents, written in one batch (an upsert each). */
+export async function writeIncidents(db: Database, incidents: readonly Incident[]): Promise<void> {
+  // Unqualified, as PostgreSQL requires of a conflict target (drizzle would name the table too); SQLite takes both.
+  const target = [sql.identifier("rule"), sql.identifier("subject")] as unknown as SQLiteColumn[]
+  const [first, ...rest] = incidents.map((incident) =>
+    db
+      .insert(alertIncidents)
+      .values({ ...incident, sent: incident.sent ? 1 : 0 })
+      .onConflictDoUpdate({
+        target,
+        set: {
+          state: sql`excluded.state`,
+          sent: sql`excluded.sent`,
+          summary: sql`excluded.summary`,
+          resolvedAt: sql`excluded.resolved_at`,
+        },
+      }),
+  )
+  if (first) await db.batch([first, ...rest])
+}
+
+/** After their notices are in the alert stream: a firing incident is marked sent, a resolved one is deleted. */
+export async function markSent(db: Database, notices: readonly AlertNotice[]): Promise<void> {
+  const [first, ...rest] = notices.map((notice) => {
+    const at = and(
+      eq(alertIncidents.rule, notice.rule),
+      eq(alertIncidents.subject, notice.subject),
+      eq(alertIncidents.openedAt, notice.openedAt),
+      eq(alertIncidents.state, notice.status),
+    )
+    return notice.status === "resolved"
+      ? db.delete(alertIncidents).where(at)
+      : db.update(alertIncidents).set({ sent: 1 }).where(at)
+  })
+  if (first) await db.batch([first, ...rest])
+}

@@ -1,0 +1,2 @@
+export { alerts } from "./alerts.ts"
+export { alertWebhook } from "./consumers.ts"
