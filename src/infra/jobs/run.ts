@@ -75,6 +75,8 @@ export function run(job: Job, slotTime: Date, deps: RunDeps): Promise<RunResult>
 /**
  * `Jobs.run` as one of an invocation's runs (a heartbeat's, a queue batch's): its claim and release made
  * with the others' (invocation.ts). Alone, a run is an invocation of one.
+ *
+ * @internal The engine's own: its batches reach the database's query builder, which no adopter's types should need.
  */
 export function runIn(job: Job, slotTime: Date, deps: RunDeps, invocation?: JobInvocation): Promise<RunResult> {
   const runId = deps.runId ?? crypto.randomUUID()
