@@ -22,9 +22,14 @@ function nodeSection(): string {
   return guide.slice(start, end < 0 ? undefined : end)
 }
 
-/** The section's fenced blocks, in order, with their language. */
+/**
+ * The section's fenced blocks, in order, with their language; the TypeScript project's tsconfig (a jsonc block) is
+ * left out, as `npm run check` compiles the section's code with it (scripts/check/doc-examples.ts).
+ */
 const blocks = (section: string) =>
-  [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map(([, lang, body]) => ({ lang, body: body as string }))
+  [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)]
+    .map(([, lang, body]) => ({ lang, body: body as string }))
+    .filter(({ lang }) => lang !== "jsonc")
 
 /** A shell block's commands, one a line. */
 const commands = (body: string) =>
