@@ -1,11 +1,11 @@
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { describe, expect, it } from "vitest"
+import { Schedules } from "../../src/infra/index.ts"
 import { PLANS } from "../../src/infra/jobs/capacity.ts"
 import { HEARTBEAT_CRON } from "../../src/infra/jobs/heartbeat.ts"
 import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
 import { capacityOf, PlanDeclarationError } from "../../src/infra/jobs/registry.ts"
-import { Schedules } from "../../src/infra/index.ts"
 import { limitedD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
 
@@ -64,7 +64,12 @@ describe("a plan declared once reaches every heartbeat and queue batch", () => {
     const handler = Jobs.queue(workerJobs, { now: () => slot(5) + 1_000 } as never)
     const { db } = limitedD1(env.DB, PLANS.paid.d1Queries)
     const batch = createMessageBatch("slotwise-jobs", [
-      { id: "m1", timestamp: new Date(), attempts: 1, body: { job: heavy.name, slot: new Date(slot(5)).toISOString() } },
+      {
+        id: "m1",
+        timestamp: new Date(),
+        attempts: 1,
+        body: { job: heavy.name, slot: new Date(slot(5)).toISOString() },
+      },
     ])
     const ctx = createExecutionContext()
     await handler(batch, { ...env, DB: db }, ctx)

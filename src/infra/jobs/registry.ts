@@ -143,9 +143,10 @@ function declare(jobs: readonly Job[], options: RegistryOptions): void {
     const value = options[field]
     if (value === undefined) continue
     for (const job of jobs) {
-      let own = declarationsOf.get(job)
-      if (own === undefined) declarationsOf.set(job, (own = {}))
-      const values = (own[field] ??= new Map())
+      const own = declarationsOf.get(job) ?? {}
+      declarationsOf.set(job, own)
+      const values = own[field] ?? new Map<string, unknown>()
+      own[field] = values
       values.set(JSON.stringify(value), value)
     }
   }
