@@ -62,9 +62,21 @@ export function offsetOf(key: string, bound: number | null): number {
   return (hash >>> 0) % (bound + 1)
 }
 
-/** When the occurrence `occurrence` of `row`, on the cadence at `cadence`, is delivered: its time plus its key's offset. */
-export const jitteredAt = (stream: string, row: Row, occurrence: number, cadence: number) =>
-  cadence + offsetOf(keyOf(stream, { ...row, occurrence }), row.jitter_ms)
+/**
+ * When the occurrence `occurrence` of `row`, on the cadence at `cadence`, is delivered: its time plus its key's
+ * offset, the bound short of the next cadence point (docs/limits.md: a DST day's short gap).
+ */
+export function jitteredAt(stream: string, row: Row, occurrence: number, cadence: number): number {
+  if (row.jitter_ms === null) return cadence
+  const next =
+    row.kind === "every"
+      ? cadence + (row.interval_ms as number)
+      : row.kind === "cron"
+        ? parseCron(row.cron as string, row.timezone as string).nextAfter(cadence)
+        : undefined
+  const bound = next === undefined ? row.jitter_ms : Math.min(row.jitter_ms, next - cadence - 1)
+  return cadence + offsetOf(keyOf(stream, { ...row, occurrence }), bound)
+}
 
 /**
  * The first time on a timing's cadence seen from `now` with a window's start: startAt itself while ahead,
@@ -91,9 +103,15 @@ export const isOver = (row: Pick<Row, "end_at" | "times" | "delivered">, cadence
 
 export const sameRow = (a: Row | undefined, b: Row | undefined) => JSON.stringify(a) === JSON.stringify(b)
 
-/** The first cadence point strictly after both now and the row's current one (ADR 0202's coalescing). */
+/**
+ * Where coalescing starts: a cadence point at or before it is missed. DESIGN.md: only points whose own due time
+ * has passed are missed, so a point is missed only when its latest due time (cadence plus the jitter) is past.
+ */
+export const missedThrough = (row: Row, now: number) => Math.max(now - (row.jitter_ms ?? 0), row.cadence_at)
+
+/** The first cadence point after the row's current one that is not missed (ADR 0202's coalescing). */
 export function nextCadence(row: Row, now: number): number | undefined {
-  const from = Math.max(now, row.cadence_at)
+  const from = missedThrough(row, now)
   if (row.kind === "every") {
     const interval = row.interval_ms as number
     return row.cadence_at + (Math.floor((from - row.cadence_at) / interval) + 1) * interval
@@ -103,10 +121,10 @@ export function nextCadence(row: Row, now: number): number | undefined {
 
 /**
  * Why `next` is not the occurrence after `row`'s on its cadence, seen at `now`; undefined when it is.
- * The next one is the first cadence point strictly after both now and the current one.
+ * The next one is the first cadence point after the current one that is not missed (missedThrough).
  */
 export function cadenceProblem(row: Row, now: number, next: number): string | undefined {
-  const from = Math.max(now, row.cadence_at)
+  const from = missedThrough(row, now)
   if (!(next > from)) return `next_at ${next} is not after ${from}`
   if (row.kind === "every") {
     const interval = row.interval_ms as number
