@@ -1,7 +1,7 @@
 import { parseCron } from "../../src/infra/cron.ts"
 import type { Reply } from "../../src/infra/schedules/contract/reply.ts"
 import type { Model } from "./model.ts"
-import { type Event, firstCadence, isOver, isRecurring, jitteredAt, type Row, sameRow } from "./rows.ts"
+import { backfillIdOf, type Event, firstCadence, isOver, isRecurring, jitteredAt, type Row, sameRow } from "./rows.ts"
 import { canonicalCron, type Step, stored } from "./steps.ts"
 
 export type OperationStep = Extract<Step, { op: "upsert" | "cancel" | "resume" | "trigger" | "remove" | "backfill" }>
@@ -445,7 +445,7 @@ function checkBackfill(o: Operation, fail: (message: string) => void, model: Mod
   }
   const run = o.runBefore + 1
   model.counters.backfilled += times.length
-  const ids = times.map((at) => `${before.id}~backfill-${run}-${at}`)
+  const ids = times.map((at) => backfillIdOf(before.id, run, at))
   for (const [i, id] of ids.entries()) {
     const row = o.rowsAfter.get(id)
     const at = times[i] as number

@@ -56,10 +56,14 @@ export const isRecurring = (row: Pick<Row, "kind">) => row.kind === "every" || r
 
 /** docs/schedules.md's jitter, restated: FNV-1a (32 bits) of the occurrence's key, modulo the bound plus one. */
 export function offsetOf(key: string, bound: number | null): number {
-  if (bound === null) return 0
+  return bound === null ? 0 : fnv(key) % (bound + 1)
+}
+
+/** FNV-1a, 32 bits, of an ASCII string. */
+function fnv(text: string): number {
   let hash = 0x811c9dc5
-  for (const char of key) hash = Math.imul(hash ^ (char.codePointAt(0) as number), 0x01000193)
-  return (hash >>> 0) % (bound + 1)
+  for (const char of text) hash = Math.imul(hash ^ (char.codePointAt(0) as number), 0x01000193)
+  return hash >>> 0
 }
 
 /**
@@ -134,4 +138,15 @@ export function cadenceProblem(row: Row, now: number, next: number): string | un
   }
   const expected = parseCron(row.cron as string, row.timezone as string).nextAfter(from)
   return expected === next ? undefined : `next_at ${next} is not the cron's next time ${expected}`
+}
+
+/**
+ * docs/limits.md's backfill id, restated: `<id>~backfill-<run>-<time>` when that is at most 128 characters, else the
+ * id's first characters, `~`, the id's FNV-1a in 8 hex digits, then the same suffix, 128 in all.
+ */
+export function backfillIdOf(parent: string, run: number, at: number): string {
+  const suffix = `~backfill-${run}-${at}`
+  if (parent.length + suffix.length <= 128) return parent + suffix
+  const tag = `~${fnv(parent).toString(16).padStart(8, "0")}`
+  return `${parent.slice(0, 128 - tag.length - suffix.length)}${tag}${suffix}`
 }

@@ -5,10 +5,13 @@ import { idempotencyKey } from "./idempotency-key.ts"
  * An occurrence's jitter offset, 0..jitterMs: FNV-1a of its idempotency key, so the same occurrence gets the
  * same offset after any restart, and schedules of one id in different streams (one per tenant) spread apart.
  */
-export function jitterOffset(key: string, jitterMs: number): number {
+export const jitterOffset = (key: string, jitterMs: number): number => fnv1a(key) % (jitterMs + 1)
+
+/** FNV-1a (32 bits, unsigned) of a string's UTF-16 code units: stable across restarts, runtimes and versions. */
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193)
-  return (hash >>> 0) % (jitterMs + 1)
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return hash >>> 0
 }
 
 /** The fields of a row that place its occurrence: its identity, its jitter and its cadence. */
