@@ -97,6 +97,11 @@ export class Spec {
     private readonly model: Model,
   ) {}
 
+  /** A broken rule, reported from a check that stops there. */
+  private miss(rule: string, message: string): undefined {
+    this.model.fail(rule, message)
+  }
+
   private keyOf(line: Line, occurrence = line.occurrence): string {
     return keyOf(this.stream, { id: line.id, incarnation: line.incarnation, occurrence })
   }
@@ -138,20 +143,20 @@ export class Spec {
   }
 
   /** A tick claims `id`'s occurrence at `now`: it must be the one the specification expects, due, never delivered. */
-  claimed(id: string, occurrence: number, nextAt: number, now: number): void {
+  claimed(id: string, occurrence: number, nextAt: number, now: number): undefined {
     const line = this.lines.get(id)
-    if (!line) return this.model.fail("spec-unknown", `${id} claimed, and the specification holds no such schedule`)
+    if (!line) return this.miss("spec-unknown", `${id} claimed, and the specification holds no such schedule`)
     const key = this.keyOf(line, occurrence)
     const firedAt = line.fired.get(key)
     if (firedAt !== undefined)
-      return this.model.fail("spec-double-delivery", `${key} claimed at ${now}, delivered already at ${firedAt}`)
+      return this.miss("spec-double-delivery", `${key} claimed at ${now}, delivered already at ${firedAt}`)
     if (line.state !== "scheduled") {
       const rule = line.ended === "window" ? "spec-past-end" : line.ended === "count" ? "spec-count" : "spec-sequence"
-      return this.model.fail(rule, `${id} occurrence ${occurrence} claimed, but the schedule is ${line.state}`)
+      return this.miss(rule, `${id} occurrence ${occurrence} claimed, but the schedule is ${line.state}`)
     }
     if (occurrence !== line.occurrence || nextAt !== line.due) {
       const rule = occurrence > line.occurrence || nextAt > line.due ? "spec-skipped-point" : "spec-sequence"
-      return this.model.fail(
+      return this.miss(
         rule,
         `${id} claimed occurrence ${occurrence} due ${nextAt}; expected occurrence ${line.occurrence} at cadence ${line.cadence}, due ${line.due}`,
       )
@@ -169,11 +174,11 @@ export class Spec {
     status: "delivered" | "retry" | "terminal",
     now: number,
     row: Row | undefined,
-  ): void {
+  ): undefined {
     const line = this.lines.get(id)
-    if (!line) return this.model.fail("spec-unknown", `${id} settled, and the specification holds no such schedule`)
+    if (!line) return this.miss("spec-unknown", `${id} settled, and the specification holds no such schedule`)
     if (claim.occurrence !== line.occurrence)
-      return this.model.fail("spec-sequence", `${id} settled occurrence ${claim.occurrence}, not ${line.occurrence}`)
+      return this.miss("spec-sequence", `${id} settled occurrence ${claim.occurrence}, not ${line.occurrence}`)
     if (status === "delivered") {
       const key = this.keyOf(line)
       const firedAt = line.fired.get(key)
@@ -298,8 +303,8 @@ export class Spec {
   }
 
   /** The stored row must be where the specification is; the rule broken names what went wrong. */
-  compare(line: Line, row: Row | undefined, when: string): void {
-    if (!row) return this.model.fail("spec-lost", `${line.id} is gone ${when}, expected ${show(line)}`)
+  compare(line: Line, row: Row | undefined, when: string): undefined {
+    if (!row) return this.miss("spec-lost", `${line.id} is gone ${when}, expected ${show(line)}`)
     const state = row.state === "scheduled" ? "scheduled" : row.state === "completed" ? "completed" : "stopped"
     const scheduled = line.state === "scheduled"
     const same =
