@@ -262,11 +262,6 @@ export class Spec {
   reconcile(pre: Map<string, Row>, post: Map<string, Row>, tickAt: number | undefined, settled: Set<string>): void {
     for (const [id, line] of this.lines) {
       const row = post.get(id)
-      if (!row) {
-        if (line.state === "scheduled") this.model.fail("spec-lost", `${id} was deleted while scheduled: ${show(line)}`)
-        this.forget(id)
-        continue
-      }
       const was = pre.get(id)
       const spent =
         tickAt !== undefined &&
@@ -276,8 +271,14 @@ export class Spec {
         was.attempts >= was.max_attempts &&
         was.eligible_at <= tickAt &&
         line.state === "scheduled"
-      if (spent && show(row) !== show(was)) this.expired(id, tickAt, row)
-      else this.compare(line, row, "after the step")
+      // Given up, a one-shot fails, and with a retention window of 0 the same tick may sweep it.
+      if (spent && show(row) !== show(was)) {
+        if (row) this.expired(id, tickAt, row)
+        else if (recurring(line.def)) this.model.fail("spec-lost", `${id} was deleted while scheduled: ${show(line)}`)
+      } else if (row) this.compare(line, row, "after the step")
+      else if (line.state === "scheduled")
+        this.model.fail("spec-lost", `${id} was deleted while scheduled: ${show(line)}`)
+      if (!row) this.forget(id)
     }
     for (const row of post.values()) if (!this.lines.has(row.id)) this.rebase(row)
   }
