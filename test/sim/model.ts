@@ -72,6 +72,8 @@ export interface Counters {
   ruleCompleted: number
   rulesRefused: number
   reasons: number
+  /** Cadence points the specification let go (coalesced), each one's latest due time past when the one before settled. */
+  coalesced: number
 }
 
 /** What the oracle believes about a run, beyond what storage says. */
@@ -146,6 +148,7 @@ export class Model {
     ruleCompleted: 0,
     rulesRefused: 0,
     reasons: 0,
+    coalesced: 0,
   }
 
   /** Rules broken but known (KNOWN), counted instead of failing the run. */

@@ -1,7 +1,7 @@
 import { parseCron } from "../../src/infra/cron.ts"
 import type { Reply } from "../../src/infra/schedules/contract/reply.ts"
 import type { Model } from "./model.ts"
-import { type Event, firstCadence, isOver, isRecurring, keyOf, offsetOf, type Row, sameRow } from "./rows.ts"
+import { backfillIdOf, type Event, firstCadence, isOver, isRecurring, jitteredAt, type Row, sameRow } from "./rows.ts"
 import { canonicalCron, type Step, stored } from "./steps.ts"
 
 export type OperationStep = Extract<Step, { op: "upsert" | "cancel" | "resume" | "trigger" | "remove" | "backfill" }>
@@ -128,7 +128,7 @@ function upsertExpected(o: Operation, t: SentTiming): Expected {
   const cadence = firstCadence(t, now, when.start_at)
   /** Where occurrence `occurrence` of a row of `incarnation` is delivered: its cadence time plus the new jitter's offset. */
   const due = (incarnation: number | null, occurrence: number) =>
-    cadence + offsetOf(keyOf(stream, { id: step.id, incarnation, occurrence }), when.jitter_ms)
+    jitteredAt(stream, { ...columns, ...when, id: step.id, incarnation } as Row, occurrence, cadence)
   const set = (cause: string) => ({ type: "schedule/set", cause })
   const completed = { state: "completed" as const, ...clearedAttempt, ...unclaimed }
   if (!before) {
@@ -445,7 +445,7 @@ function checkBackfill(o: Operation, fail: (message: string) => void, model: Mod
   }
   const run = o.runBefore + 1
   model.counters.backfilled += times.length
-  const ids = times.map((at) => `${before.id}~backfill-${run}-${at}`)
+  const ids = times.map((at) => backfillIdOf(before.id, run, at))
   for (const [i, id] of ids.entries()) {
     const row = o.rowsAfter.get(id)
     const at = times[i] as number

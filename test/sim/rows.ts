@@ -56,15 +56,31 @@ export const isRecurring = (row: Pick<Row, "kind">) => row.kind === "every" || r
 
 /** docs/schedules.md's jitter, restated: FNV-1a (32 bits) of the occurrence's key, modulo the bound plus one. */
 export function offsetOf(key: string, bound: number | null): number {
-  if (bound === null) return 0
-  let hash = 0x811c9dc5
-  for (const char of key) hash = Math.imul(hash ^ (char.codePointAt(0) as number), 0x01000193)
-  return (hash >>> 0) % (bound + 1)
+  return bound === null ? 0 : fnv(key) % (bound + 1)
 }
 
-/** When the occurrence `occurrence` of `row`, on the cadence at `cadence`, is delivered: its time plus its key's offset. */
-export const jitteredAt = (stream: string, row: Row, occurrence: number, cadence: number) =>
-  cadence + offsetOf(keyOf(stream, { ...row, occurrence }), row.jitter_ms)
+/** FNV-1a, 32 bits, of an ASCII string. */
+function fnv(text: string): number {
+  let hash = 0x811c9dc5
+  for (const char of text) hash = Math.imul(hash ^ (char.codePointAt(0) as number), 0x01000193)
+  return hash >>> 0
+}
+
+/**
+ * When the occurrence `occurrence` of `row`, on the cadence at `cadence`, is delivered: its time plus its key's
+ * offset, the bound short of the next cadence point (docs/limits.md: a DST day's short gap).
+ */
+export function jitteredAt(stream: string, row: Row, occurrence: number, cadence: number): number {
+  if (row.jitter_ms === null) return cadence
+  const next =
+    row.kind === "every"
+      ? cadence + (row.interval_ms as number)
+      : row.kind === "cron"
+        ? parseCron(row.cron as string, row.timezone as string).nextAfter(cadence)
+        : undefined
+  const bound = next === undefined ? row.jitter_ms : Math.min(row.jitter_ms, next - cadence - 1)
+  return cadence + offsetOf(keyOf(stream, { ...row, occurrence }), bound)
+}
 
 /**
  * The first time on a timing's cadence seen from `now` with a window's start: startAt itself while ahead,
@@ -91,9 +107,15 @@ export const isOver = (row: Pick<Row, "end_at" | "times" | "delivered">, cadence
 
 export const sameRow = (a: Row | undefined, b: Row | undefined) => JSON.stringify(a) === JSON.stringify(b)
 
-/** The first cadence point strictly after both now and the row's current one (ADR 0202's coalescing). */
+/**
+ * Where coalescing starts: a cadence point at or before it is missed. DESIGN.md: only points whose own due time
+ * has passed are missed, so a point is missed only when its latest due time (cadence plus the jitter) is past.
+ */
+export const missedThrough = (row: Row, now: number) => Math.max(now - (row.jitter_ms ?? 0), row.cadence_at)
+
+/** The first cadence point after the row's current one that is not missed (ADR 0202's coalescing). */
 export function nextCadence(row: Row, now: number): number | undefined {
-  const from = Math.max(now, row.cadence_at)
+  const from = missedThrough(row, now)
   if (row.kind === "every") {
     const interval = row.interval_ms as number
     return row.cadence_at + (Math.floor((from - row.cadence_at) / interval) + 1) * interval
@@ -103,10 +125,10 @@ export function nextCadence(row: Row, now: number): number | undefined {
 
 /**
  * Why `next` is not the occurrence after `row`'s on its cadence, seen at `now`; undefined when it is.
- * The next one is the first cadence point strictly after both now and the current one.
+ * The next one is the first cadence point after the current one that is not missed (missedThrough).
  */
 export function cadenceProblem(row: Row, now: number, next: number): string | undefined {
-  const from = Math.max(now, row.cadence_at)
+  const from = missedThrough(row, now)
   if (!(next > from)) return `next_at ${next} is not after ${from}`
   if (row.kind === "every") {
     const interval = row.interval_ms as number
@@ -116,4 +138,15 @@ export function cadenceProblem(row: Row, now: number, next: number): string | un
   }
   const expected = parseCron(row.cron as string, row.timezone as string).nextAfter(from)
   return expected === next ? undefined : `next_at ${next} is not the cron's next time ${expected}`
+}
+
+/**
+ * docs/limits.md's backfill id, restated: `<id>~backfill-<run>-<time>` when that is at most 128 characters, else the
+ * id's first characters, `~`, the id's FNV-1a in 8 hex digits, then the same suffix, 128 in all.
+ */
+export function backfillIdOf(parent: string, run: number, at: number): string {
+  const suffix = `~backfill-${run}-${at}`
+  if (parent.length + suffix.length <= 128) return parent + suffix
+  const tag = `~${fnv(parent).toString(16).padStart(8, "0")}`
+  return `${parent.slice(0, 128 - tag.length - suffix.length)}${tag}${suffix}`
 }

@@ -1,7 +1,14 @@
 import { Random } from "./random.ts"
 
-/** The schedule ids a run plays with: few, so that operations keep meeting the same rows. */
-export const IDS = ["s0", "s1", "s2", "s3", "s4"] as const
+/** The schedule ids a run plays with: few, so that operations keep meeting the same rows; one of 123 characters (backfill ids). */
+export const IDS = [
+  "s0",
+  "s1",
+  "s2",
+  "s3",
+  "s4",
+  "s5-longlonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglong",
+] as const
 export type Id = (typeof IDS)[number]
 export const CONSUMERS = ["test.scripted", "test.quick"] as const
 export type ConsumerName = (typeof CONSUMERS)[number]

@@ -25,8 +25,10 @@ import { checkStep, type StepRecord, type TickRecord } from "./invariants.ts"
 import { type Attempt, Model } from "./model.ts"
 import { checkOperation, type OperationStep, type SentRules, type SentTiming } from "./operations.ts"
 import { checkOverlap } from "./overlap.ts"
+import { type Plant, plant } from "./plant.ts"
 import type { Event, Row } from "./rows.ts"
 import { checkSettlement, type Settlement } from "./settlement.ts"
+import { Spec, sentDefinition } from "./spec.ts"
 import { type Behaviour, canonicalCron, type Id, type Step } from "./steps.ts"
 import { type Fault, injectFaults, watchAlarm } from "./storage.ts"
 import { traceLine } from "./trace.ts"
@@ -53,8 +55,8 @@ export interface WorldOptions {
   trace?: (line: string) => void
   /** Rules counted rather than failed (default: KNOWN). */
   tolerate?: readonly string[]
-  /** Breaks the stream on purpose, to prove the oracle notices: "fence" lets stale results settle. */
-  sabotage?: "fence"
+  /** Breaks the stream on purpose, to prove the oracle notices: "fence" lets stale results settle; a Plant, its storage. */
+  sabotage?: "fence" | Plant
 }
 
 /**
@@ -63,6 +65,8 @@ export interface WorldOptions {
  */
 export class World {
   readonly model: Model
+  /** The specification every delivery, answer and view is compared with. */
+  readonly spec: Spec
   now = T0
   private epoch = 0
   private stream: TestScheduleStream
@@ -87,6 +91,7 @@ export class World {
   private swept: Event[] = []
   /** The tick of this step reached its claims. */
   private claiming = false
+  private planted = false
 
   constructor(
     readonly name: string,
@@ -94,6 +99,7 @@ export class World {
     private readonly options: WorldOptions = {},
   ) {
     this.model = new Model(options.tolerate)
+    this.spec = new Spec(name, this.model)
     this.raw = state.storage.sql.exec.bind(state.storage.sql)
     this.stream = this.generation()
   }
@@ -192,7 +198,14 @@ export class World {
     }
     if (tick) record.tick = tick
     checkStep(record, model)
+    const settledIds = new Set(this.settlements.filter((s) => s.wrote).map((s) => s.claim.id))
+    this.spec.reconcile(pre, post, tick?.at, settledIds)
     model.rows = post
+    const sabotage = this.options.sabotage
+    if (sabotage && sabotage !== "fence" && !this.planted && plant(sabotage, step, this.settlements, post, this.raw)) {
+      this.planted = true
+      model.rows = this.rows()
+    }
     model.lastSeq = events.at(-1)?.seq ?? model.lastSeq
     this.options.trace?.(traceLine(step, record))
   }
@@ -218,6 +231,7 @@ export class World {
       if (ticks === 20_000) break
       await this.run({ op: "tick", alarm: true, behave: {} })
     }
+    if (model.violations.length === 0) await this.spec.views((id) => this.stream.get(this.name, id))
     if (model.owed.size > 0 && model.violations.length === 0) {
       const owed = [...model.owed].map(([id, occurrence]) => `${id} occurrence ${occurrence}`)
       model.fail(
@@ -327,6 +341,9 @@ export class World {
     )
       this.model.staleArm = this.model.mark()
     checkOperation(operation, this.model)
+    const took = reply?.ok === true || events.some((e) => e.type === "schedule/set" && e.schedule_id === step.id)
+    const sent = step.op === "upsert" && took && timing ? sentDefinition(step, timing, rules ?? {}) : undefined
+    this.spec.operated(rowsBefore, operation.rowsAfter, sent && { id: step.id, def: sent })
   }
 
   /** Counts the upserts that reach the classes a stream once got wrong: a respelled cron, a retime under a claim. */
@@ -502,6 +519,7 @@ export class World {
 
   private claimedOne(epoch: number, rowConsumer: string, claim: Claim): void {
     if (epoch !== this.epoch) this.model.fail("dead-generation", `an evicted generation claimed ${claim.id}`)
+    else this.spec.claimed(claim.id, claim.occurrence, claim.nextAt, this.now)
     const incarnation = this.model.incarnation.get(claim.id) ?? 0
     checkOverlap(this.model, claim, epoch, incarnation, this.now)
     const consumer = this.absent.has(rowConsumer) ? undefined : consumerNamed(rowConsumer)
@@ -563,6 +581,7 @@ export class World {
       if (settlement.wrote && attempt && !this.claimed.includes(attempt))
         this.model.lateSettled.set(claim.id, this.model.mark())
       checkSettlement(settlement, this.epoch, this.model)
+      if (settlement.wrote) this.spec.settled(claim.id, claim, result.status, now, settlement.after)
     })
     // Nothing outside the group's rows changed.
     for (const [id, row] of after) {

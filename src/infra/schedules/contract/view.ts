@@ -78,7 +78,8 @@ export interface BackfillReport {
   /** True when nothing was written: a preview. */
   dryRun: boolean
   /**
-   * The ids of the schedules created, `<id>~backfill-<run>-<time>`; each is delivered with its own key,
+   * The ids of the schedules created, `<id>~backfill-<run>-<time>` (at most 128 characters: a long id is cut and
+   * followed by `~` and a hash of it); each is delivered with its own key,
    * `schedule:<stream>/<id>~backfill-<run>-<time>@<incarnation>:1`, never a live occurrence's.
    */
   ids: string[]

@@ -3,10 +3,23 @@ import { MAX_BACKFILL } from "../contract/definition.ts"
 import type { EventDraft } from "../contract/schedule-events.ts"
 import type { BackfillReport } from "../contract/view.ts"
 import type { Change, NoChange } from "./core.ts"
+import { fnv1a } from "./jitter.ts"
 import { isRecurring, type ScheduleRow } from "./row.ts"
 
-/** The id of the one-shot a backfill `run` creates for the occurrence of `parent` at `at`: never a name a caller can pick twice by chance. */
-export const backfillId = (parent: string, run: number, at: number) => `${parent}~backfill-${run}-${at}`
+/**
+ * The id of the one-shot a backfill `run` creates for the occurrence of `parent` at `at`: `<parent>~backfill-<run>-<at>`,
+ * never a name a caller can pick twice by chance. It is always a NAME (at most 128 characters), so the client and
+ * admin can get, cancel and remove it: a parent too long for that keeps its first characters and a hash of the
+ * whole (`<prefix>~<fnv1a, 8 hex>~backfill-<run>-<at>`), the same on every call.
+ */
+export function backfillId(parent: string, run: number, at: number): string {
+  const suffix = `~backfill-${run}-${at}`
+  if (parent.length + suffix.length <= MAX_NAME) return parent + suffix
+  const tag = `~${fnv1a(parent).toString(16).padStart(8, "0")}`
+  return parent.slice(0, MAX_NAME - tag.length - suffix.length) + tag + suffix
+}
+
+const MAX_NAME = 128
 
 /**
  * The times a recurring row's cadence names in [from, to], inside its window, oldest first: at most

@@ -56,11 +56,13 @@ export function firstDue(timing: Timing, now: number, startAt: number | null = n
 }
 
 /**
- * The occurrence after `row`'s, coalescing missed slots onto the original cadence: the first
- * cadence point strictly after both now and the current one. `every` is O(1) arithmetic.
+ * The occurrence after `row`'s, coalescing missed slots onto the original cadence: the first cadence point after
+ * the current one that is not missed. A point is missed only when even the latest due time its jitter allows
+ * (its cadence plus the jitter's bound) has passed, so a consumer answering within the gap loses none, jittered
+ * or not, and a stream that was down skips what it owed meanwhile. `every` is O(1) arithmetic.
  */
 export function nextDue(row: ScheduleRow, now: number): number | undefined {
-  const from = Math.max(now, row.cadenceAt)
+  const from = Math.max(now - (row.jitterMs ?? 0), row.cadenceAt)
   if (row.kind === "every") {
     const interval = row.intervalMs as number
     return row.cadenceAt + (Math.floor((from - row.cadenceAt) / interval) + 1) * interval
