@@ -26,6 +26,10 @@ function withHungStreams(hung: ReadonlySet<string>) {
   const allHungStarted = new Promise<void>((resolve) => {
     allHung = resolve
   })
+  let answered: () => void = () => {}
+  const othersAnswered = new Promise<void>((resolve) => {
+    answered = resolve
+  })
   const real = env.SCHEDULES
   const namespace = {
     idFromName: (name: string) => ({ name }),
@@ -44,14 +48,14 @@ function withHungStreams(hung: ReadonlySet<string>) {
             try {
               return await target.list?.(...args)
             } finally {
-              counts.out--
+              if (--counts.out === hung.size) answered()
             }
           }
         },
       })
     },
   }
-  return { env: { ...env, SCHEDULES: namespace } as unknown as SlotwiseEnv, counts, allHungStarted }
+  return { env: { ...env, SCHEDULES: namespace } as unknown as SlotwiseEnv, counts, allHungStarted, othersAnswered }
 }
 
 describe("the alerts job reads its watched streams in parallel, each under its own deadline", () => {
@@ -62,7 +66,7 @@ describe("the alerts job reads its watched streams in parallel, each under its o
     script.set("hook", ["terminal"])
     await watched.tick(t)
     const hungNames = Array.from({ length: 8 }, (_, i) => `hung-${t}-${i}`)
-    const { env: hungEnv, counts, allHungStarted } = withHungStreams(new Set(hungNames))
+    const { env: hungEnv, counts, allHungStarted, othersAnswered } = withHungStreams(new Set(hungNames))
     const alertStream = `parallel-${t}`
     const options = {
       consumer: "test.scripted",
@@ -71,9 +75,9 @@ describe("the alerts job reads its watched streams in parallel, each under its o
     }
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] })
     const run = runAlerts(hungEnv, options, { slot: t, now: t + 1_000 })
-    // Every listing starts before any deadline passes: a hung stream holds up no other.
+    // Every listing starts before any deadline passes, and the healthy one answers: a hung stream holds up no other.
     const started = await Promise.race([
-      allHungStarted.then(() => true),
+      Promise.all([allHungStarted, othersAnswered]).then(() => true),
       new Promise<false>((resolve) => realSetTimeout(() => resolve(false), 5_000)),
     ])
     expect(started, `${counts.hungStarted} of 8 hung listings started before the first deadline`).toBe(true)
