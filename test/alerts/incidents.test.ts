@@ -54,9 +54,29 @@ describe("planIncidents: one notice when an incident opens, one when it resolves
     expect(plan.notices.map((notice) => notice.status)).toEqual(["resolved"])
   })
 
-  it("leaves the incidents of a rule no longer declared as they are", () => {
+  it("resolves the incident of a rule no longer declared, its notice saying so", () => {
     const other = incident({ rule: "job-missed.gone" })
-    expect(planIncidents([other], [], kinds, T)).toEqual({ writes: [], notices: [] })
+    const plan = planIncidents([other], [], kinds, T + 60_000)
+    expect(plan.writes).toEqual([
+      expect.objectContaining({ rule: "job-missed.gone", state: "resolved", resolvedAt: T + 60_000 }),
+    ])
+    expect(plan.notices).toEqual([
+      expect.objectContaining({
+        kind: "job-missed",
+        status: "resolved",
+        summary: expect.stringMatching(/removed from the code/),
+      }),
+    ])
+  })
+
+  it("leaves the incidents of a rule declared but not judged this run (its stream did not answer) as they are", () => {
+    const declared = new Set([RULE, "schedule-failed.slow"])
+    const waiting = incident({ rule: "schedule-failed.slow", subject: "slow/hook" })
+    expect(planIncidents([waiting], [], kinds, T, declared)).toEqual({ writes: [], notices: [] })
+  })
+
+  it("leaves a row no rule can name as it is", () => {
+    expect(planIncidents([incident({ rule: "not-a-kind" })], [], kinds, T)).toEqual({ writes: [], notices: [] })
   })
 
   it(`sends at most ${NOTICES_PER_RUN} notices a run, the rest the next`, () => {

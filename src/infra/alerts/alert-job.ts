@@ -1,34 +1,27 @@
-import { database } from "../db/index.ts"
-import { TIMED_OUT, within } from "../deadline.ts"
+import { eq } from "drizzle-orm"
+import { database, jobsLeases } from "../db/index.ts"
 import { type SlotwiseEnv, slotwiseEnv } from "../env.ts"
 import type { Job } from "../jobs/definition.ts"
 import { make } from "../jobs/definition.ts"
-import { listLeases } from "../jobs/lease.ts"
-import { type Pause, pausesOfAll } from "../jobs/pauses.ts"
+import { pausesSince } from "../jobs/pauses.ts"
 import { stream as streamClient } from "../schedules/client/stream-client.ts"
 import { NAME, NAME_RULE } from "../schedules/contract/definition.ts"
-import type { ScheduleView } from "../schedules/contract/view.ts"
-import { staleStreams } from "../schedules/directory/stream-directory.ts"
 import { tendSwitch } from "./dead-mans-switch.ts"
-import { type Facts, findingsOf } from "./findings.ts"
-import { markSent, planIncidents, readIncidents, writeIncidents } from "./incidents.ts"
+import { factsFor } from "./facts.ts"
+import { findingsOf } from "./findings.ts"
+import { incidentsOf, incidentsQuery, markSent, planIncidents, writeIncidents } from "./incidents.ts"
 import { noticeId } from "./notice.ts"
-import { AlertDefinitionError, type AlertKind, type AlertRule } from "./rule.ts"
+import { AlertDefinitionError, type AlertRule } from "./rule.ts"
+import { recordSwitch, switchRecordQuery } from "./switch-record.ts"
+
+export { FAILED_PER_STREAM, OVERDUE_READ, PAUSES_READ_MS, WATCHED_STREAM_DEADLINE_MS } from "./facts.ts"
 
 /** The alerts job's name: it runs the rules each minute. */
 export const ALERTS_JOB = "slotwise.alerts"
 /** The stream alert notices go through unless another is named. */
 export const ALERTS_STREAM = "slotwise-alerts"
-/** Failed schedules a schedule-failed rule reads of its stream a run: an incident each. */
-export const FAILED_PER_STREAM = 100
-/** Streams a stream-overdue rule reads a run, the most overdue first. */
-export const OVERDUE_READ = 50
-/** The pauses a job-missed rule reads: a day's, more than its 20 newest slots of any job that runs hourly or more often. */
-export const PAUSES_READ_MS = 24 * 60 * 60_000
 /** Streams a run's schedule-failed rules may watch in all: an RPC each a minute. */
 export const WATCHED_STREAMS_MAX = 24
-/** How long a run waits for a watched stream's failed schedules; one that does not answer is judged next minute. */
-export const WATCHED_STREAM_DEADLINE_MS = 4_000
 
 /** What `Alerts.job` takes. */
 export interface AlertOptions {
@@ -74,67 +67,73 @@ function checkOptions(options: AlertOptions): { consumer: string; stream: string
   return { consumer: options.consumer, stream, rules: options.rules }
 }
 
-function byJob(pauses: readonly Pause[]): Map<string, Pause[]> {
-  const grouped = new Map<string, Pause[]>()
-  for (const pause of pauses) grouped.set(pause.job, [...(grouped.get(pause.job) ?? []), pause])
-  return grouped
-}
-
-/** Reads what the rules need, once: lease rows, pauses, the watched streams' failed schedules, overdue streams. */
-async function factsFor(
-  env: SlotwiseEnv,
-  rules: readonly AlertRule[],
-  now: number,
-): Promise<Facts & { unavailable: Set<string> }> {
-  const db = database(env.DB)
-  const needs = (...kinds: AlertKind[]) => rules.some((rule) => kinds.includes(rule.kind))
-  const overdueRule = rules.find((rule) => rule.kind === "stream-overdue")
-  const [leases, pauses, overdue] = await Promise.all([
-    needs("job-failed", "job-missed") ? listLeases(db) : [],
-    needs("job-missed") ? pausesOfAll(db, now - PAUSES_READ_MS) : [],
-    overdueRule ? staleStreams(env.DB, now - overdueRule.afterMs, OVERDUE_READ) : [],
-  ])
-  const failed = new Map<string, readonly ScheduleView[]>()
-  // A stream that does not answer says nothing this run: its rule's incidents stay as they are.
-  const unavailable = new Set<string>()
-  for (const rule of rules) {
-    if (rule.kind !== "schedule-failed") continue
-    const listing = streamClient(env.SCHEDULES, rule.stream).list({ state: "failed", limit: FAILED_PER_STREAM })
-    const page = await within(listing, WATCHED_STREAM_DEADLINE_MS).catch((): typeof TIMED_OUT => TIMED_OUT)
-    if (page === TIMED_OUT) unavailable.add(rule.id)
-    else failed.set(rule.stream, page.schedules)
-  }
-  return {
-    now,
-    leases: new Map(leases.map((lease) => [lease.name, lease])),
-    pauses: byJob(pauses),
-    failed,
-    overdue: overdue.map((entry) => ({ name: entry.name, nextEligibleAt: entry.nextEligibleAt })),
-    unavailable,
-  }
+/** One run of the alerts job: its slot, and the database's now or the run id that tells it (alerts/alert-job.ts). */
+export interface AlertRun {
+  slot: number
+  /** The database's now; unset, read from the lease the run's slot claim wrote (its lease_until less lease_ms). */
+  now?: number
+  /** The run id that holds the alerts job's lease: the lease it wrote tells the database's now. */
+  runId?: string
+  /** How long a watched stream may take to answer (default facts.ts's WATCHED_STREAM_DEADLINE_MS). */
+  watchDeadlineMs?: number
 }
 
 /**
- * One run of the rules for `now` (the slot): judges each rule, opens and resolves incidents in D1, and upserts
- * each notice owed into the alert stream as a one-shot schedule due now, then marks it sent. A notice whose
- * upsert failed is owed again next minute. Tends the dead man's switch when a heartbeat-late rule is declared.
+ * The open incidents, the switch's record and the database's now, in one D1 batch. The now is the one the slot
+ * claim wrote with this run's lease (the database's clock, or a test's stand-in for it); without it, this
+ * Worker's clock.
  */
-export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, now: number): Promise<AlertReport> {
+async function stateOf(env: SlotwiseEnv, run: AlertRun) {
+  const db = database(env.DB)
+  const [incidents, record, leases] = await db.batch([
+    incidentsQuery(db),
+    switchRecordQuery(db),
+    db.select().from(jobsLeases).where(eq(jobsLeases.name, ALERTS_JOB)),
+  ])
+  const lease = leases[0]
+  const claimed =
+    lease &&
+    run.runId !== undefined &&
+    lease.holder === run.runId &&
+    lease.leaseUntil !== null &&
+    lease.leaseMs !== null
+      ? lease.leaseUntil - lease.leaseMs
+      : undefined
+  return { open: incidentsOf(incidents), armedFor: record[0]?.armedFor ?? null, now: run.now ?? claimed ?? Date.now() }
+}
+
+/**
+ * One run of the rules for `run.slot`, judged at the database's now: judges each rule, opens and resolves
+ * incidents in D1, and upserts each notice owed into the alert stream as a one-shot schedule due now, then marks
+ * it sent. A notice whose upsert failed is owed again next minute. Tends the dead man's switch: armed while a
+ * heartbeat-late rule is declared, disarmed (and resolved, if it fired) once none is.
+ */
+export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: AlertRun): Promise<AlertReport> {
   const { consumer, stream: streamName, rules } = checkOptions(options)
   const db = database(env.DB)
   const stream = streamClient(env.SCHEDULES, streamName)
+  const { open, armedFor, now } = await stateOf(env, run)
   const late = rules.find((rule) => rule.kind === "heartbeat-late")
-  const deadMansSwitch = late ? await tendSwitch(stream, consumer, late.afterMs, now) : "off"
-  const [facts, open] = await Promise.all([factsFor(env, rules, now), readIncidents(db)])
+  const switching = tendSwitch(stream, consumer, {
+    afterMs: late?.afterMs,
+    slot: run.slot,
+    now,
+    armedFor,
+    pauses: () => pausesSince(db, ALERTS_JOB, (armedFor ?? now) - (late?.afterMs ?? 0)),
+  })
+  const [facts, dms] = await Promise.all([factsFor(env, rules, run.slot, run.watchDeadlineMs), switching])
   const judged = rules.filter((rule) => !facts.unavailable.has(rule.id))
   const kinds = new Map(judged.map((rule) => [rule.id, rule.kind]))
+  const declared = new Set(rules.map((rule) => rule.id))
   const plan = planIncidents(
     open,
     judged.flatMap((rule) => findingsOf(rule, facts)),
     kinds,
     now,
+    declared,
   )
-  await writeIncidents(db, plan.writes)
+  const switchWrite = dms.armedFor === undefined ? [] : [recordSwitch(db, dms.armedFor)]
+  await writeIncidents(db, plan.writes, switchWrite)
   const sent = []
   for (const notice of plan.notices) {
     const id = noticeId(notice)
@@ -146,7 +145,7 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, now: nu
   // Each write is an incident opened (firing) or resolved, so the firing ones are counted by the difference.
   const firing = open.filter((incident) => incident.state === "firing").length
   const change = plan.writes.reduce((n, incident) => n + (incident.state === "firing" ? 1 : -1), 0)
-  return { open: firing + change, notices: sent.length, deadMansSwitch }
+  return { open: firing + change, notices: sent.length, deadMansSwitch: dms.step }
 }
 
 /**
@@ -178,7 +177,7 @@ export function job(options: AlertOptions): Job {
     exclusive: true,
     timeout: "30 seconds",
     run: async (slot, ctx) => {
-      const report = await runAlerts(slotwiseEnv(ctx.env), checked, slot.getTime())
+      const report = await runAlerts(slotwiseEnv(ctx.env), checked, { slot: slot.getTime(), runId: ctx.runId })
       ctx.report({ ...report })
     },
   })

@@ -1,4 +1,6 @@
+import type { Pause } from "../jobs/pause.ts"
 import type { StreamClient } from "../schedules/client/stream-client.ts"
+import type { ScheduleView } from "../schedules/contract/view.ts"
 import type { AlertNotice } from "./notice.ts"
 import { noticeId } from "./notice.ts"
 
@@ -7,38 +9,73 @@ export const SWITCH_ID = "heartbeat-late"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** What one run of the alerts job did with the switch. */
-export type SwitchStep = "armed" | "firing" | "resolved"
+/** What one run of the alerts job did with the switch ("off": there is none, and no rule asks for one). */
+export type SwitchStep = "armed" | "firing" | "resolved" | "off"
+
+/** What a run knows when it tends the switch. */
+export interface SwitchRun {
+  /** The heartbeat-late rule's `after`, or undefined when no such rule is declared (any switch is disarmed). */
+  afterMs: number | undefined
+  /** The slot the alerts job runs for: only named in the notices. */
+  slot: number
+  /** The database's now: the switch is armed and judged by it, never by the slot (a catch-up runs past slots). */
+  now: number
+  /** The time the switch was last armed for, as D1 recorded it (switch-record.ts), or null. */
+  armedFor: number | null
+  /** The alerts job's own pauses since the switch was armed: a resolved notice names them. */
+  pauses: () => Promise<readonly Pause[]>
+}
+
+/** The step, and the time to record the switch armed for (null: forget it; undefined: leave the record as it is). */
+export interface SwitchOutcome {
+  step: SwitchStep
+  armedFor: number | null | undefined
+}
+
+/** A delivery of the switch is under way (due, claimed or retrying): it is never moved or withdrawn then. */
+const underWay = (view: ScheduleView, now: number) =>
+  view.state === "scheduled" &&
+  (view.nextAt <= now || view.attempts > 0 || view.retryAt !== null || view.claimUntil !== null)
 
 /**
  * The dead man's switch of the heartbeat: a one-shot schedule in the alert stream, due `afterMs` after the
- * alerts job's newest run, whose delivery is the `heartbeat-late` notice itself. Each run of the alerts job
- * (which only the heartbeat runs) pushes it back; when the heartbeat stops, nothing does, and the stream's
- * Durable Object alarm delivers it: once, with the stream's retries. A run that finds it delivered (completed,
- * or failed by a terminal answer) sends the resolved notice first, then arms it again (a new occurrence, a
- * new key). While its delivery is due or retrying it is left alone, so the firing notice is never withdrawn.
+ * database's now at the alerts job's newest run, whose delivery is the `heartbeat-late` notice itself. Each run
+ * pushes it back; when the runs stop (the heartbeat stopped, or the alerts job is paused), the stream's alarm
+ * delivers it: once, with the stream's retries. A run that finds it delivered (completed or failed, or swept by
+ * the stream's retention while D1's record says it was due) sends the resolved notice once, then arms it again.
+ * Without a heartbeat-late rule the switch is disarmed: removed, and resolved first if it had fired. A delivery
+ * under way is left alone, so a firing notice is never withdrawn; the next run resolves it.
  */
-export async function tendSwitch(
-  stream: StreamClient,
-  consumer: string,
-  afterMs: number,
-  now: number,
-): Promise<SwitchStep> {
+export async function tendSwitch(stream: StreamClient, consumer: string, run: SwitchRun): Promise<SwitchOutcome> {
+  const { afterMs, now, armedFor } = run
+  if (afterMs === undefined && armedFor === null) return { step: "off", armedFor: undefined }
   const current = await stream.get(SWITCH_ID)
-  if (current?.state === "scheduled" && current.nextAt <= now) return "firing"
-  let step: SwitchStep = "armed"
-  if (current && (current.state === "completed" || current.state === "failed")) {
-    const fired = current.payload as AlertNotice
+  if (current && underWay(current, now)) return { step: "firing", armedFor: undefined }
+  const delivered = current?.state === "completed" || current?.state === "failed"
+  const swept = current === undefined && armedFor !== null && armedFor <= now
+  let step: SwitchStep = afterMs === undefined ? "off" : "armed"
+  if (delivered || swept) {
+    const openedAt = delivered ? ((current.payload as AlertNotice).openedAt ?? current.nextAt) : (armedFor as number)
+    const resolvedAt = Math.max(now, openedAt)
     const resolved: AlertNotice = {
-      ...fired,
+      rule: SWITCH_ID,
+      kind: "heartbeat-late",
+      subject: "heartbeat",
       status: "resolved",
-      summary: `the heartbeat runs again: the alerts job ran for slot ${iso(now)}`,
-      resolvedAt: now,
+      summary: await resolvedSummary(run, openedAt),
+      openedAt,
+      resolvedAt,
     }
     const id = noticeId(resolved)
     // Asked first: a notice already delivered would start again if upserted twice.
-    if ((await stream.get(id)) === undefined) await stream.upsert({ id, consumer, at: now, payload: resolved })
+    if ((await stream.get(id)) === undefined) await stream.upsert({ id, consumer, at: resolvedAt, payload: resolved })
     step = "resolved"
+  }
+  if (afterMs === undefined) {
+    if (current?.state === "scheduled")
+      await stream.cancel(SWITCH_ID, "the heartbeat-late rule was removed from the code")
+    if (current) await stream.remove(SWITCH_ID)
+    return { step, armedFor: null }
   }
   const at = now + afterMs
   const firing: AlertNotice = {
@@ -46,10 +83,19 @@ export async function tendSwitch(
     kind: "heartbeat-late",
     subject: "heartbeat",
     status: "firing",
-    summary: `the heartbeat is late: the alerts job last ran for slot ${iso(now)}, and nothing ran it for ${afterMs / 60_000} minutes`,
+    summary: `the heartbeat is late, or the alerts job is paused: the alerts job last ran for slot ${iso(run.slot)}, and nothing ran it for ${afterMs / 60_000} minutes`,
     openedAt: at,
     resolvedAt: null,
   }
   await stream.upsert({ id: SWITCH_ID, consumer, at, payload: firing })
-  return step
+  return { step, armedFor: at }
+}
+
+async function resolvedSummary(run: SwitchRun, openedAt: number): Promise<string> {
+  const { afterMs } = run
+  if (afterMs === undefined) return "the heartbeat-late rule was removed from the code, so its switch is disarmed"
+  const paused = (await run.pauses()).find((pause) => pause.resumedAt === null || pause.resumedAt >= openedAt - afterMs)
+  if (!paused) return `the heartbeat runs again: the alerts job ran for slot ${iso(run.slot)}`
+  const until = paused.resumedAt === null ? "" : ` to ${iso(paused.resumedAt)}`
+  return `the alerts job runs again, for slot ${iso(run.slot)}: it was paused from ${iso(paused.pausedAt)}${until} ("${paused.reason}"), so the heartbeat may never have been late`
 }

@@ -1,9 +1,11 @@
-import { and, eq, sql } from "drizzle-orm"
+import { and, eq, ne, sql } from "drizzle-orm"
+import type { BatchItem } from "drizzle-orm/batch"
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core"
 import { alertIncidents, type Database } from "../db/index.ts"
 import type { Finding } from "./findings.ts"
 import type { AlertNotice } from "./notice.ts"
-import type { AlertKind } from "./rule.ts"
+import { type AlertKind, kindOfRule } from "./rule.ts"
+import { SWITCH_RECORD } from "./switch-record.ts"
 
 /** An incident as alert_incidents keeps it. */
 export interface Incident {
@@ -44,25 +46,32 @@ export const noticeOf = (incident: Incident, kind: AlertKind, status = incident.
 /**
  * Opens an incident for each finding without one, resolves each firing incident whose finding is gone, and
  * owes a notice for each state not sent yet: one when it opens, one when it resolves, never one a minute. An
- * incident resolved before its firing notice went out owes both. Pure: `now` is the run's slot.
+ * incident resolved before its firing notice went out owes both. A rule declared but not judged this run (its
+ * stream did not answer) leaves its incidents as they are; a rule no longer declared resolves them, its notice
+ * saying so. Pure: `now` is the database's now.
  */
 export function planIncidents(
   open: readonly Incident[],
   findings: readonly Finding[],
   kinds: ReadonlyMap<string, AlertKind>,
   now: number,
+  declared: ReadonlySet<string> = new Set(kinds.keys()),
 ): IncidentPlan {
   const found = new Map(findings.map((finding) => [key(finding), finding]))
   const writes: Incident[] = []
   const notices: AlertNotice[] = []
   for (const incident of open) {
-    const kind = kinds.get(incident.rule)
-    // A rule no longer declared: its incident is left as it is.
+    const removed = !declared.has(incident.rule)
+    const kind = removed ? kindOfRule(incident.rule) : kinds.get(incident.rule)
+    // Declared but not judged this run, or a row no rule of this release can name: left as it is.
     if (kind === undefined) continue
-    const holds = found.delete(key(incident))
+    const holds = !removed && found.delete(key(incident))
     if (incident.state === "firing" && !holds) {
       if (!incident.sent) notices.push(noticeOf(incident, kind, "firing"))
-      const resolved: Incident = { ...incident, state: "resolved", sent: false, resolvedAt: now }
+      const summary = removed
+        ? `the rule ${incident.rule} was removed from the code, so its incident is closed; it had found: ${incident.summary}`
+        : incident.summary
+      const resolved: Incident = { ...incident, state: "resolved", sent: false, summary, resolvedAt: now }
       writes.push(resolved)
       notices.push(noticeOf(resolved, kind))
     } else if (!incident.sent) notices.push(noticeOf(incident, kind))
@@ -82,14 +91,24 @@ const fromRow = (row: typeof alertIncidents.$inferSelect): Incident => ({
   sent: row.sent === 1,
 })
 
-/** The incidents open or owing a notice, oldest first, at most INCIDENTS_READ. */
-export async function readIncidents(db: Database): Promise<Incident[]> {
-  const rows = await db.select().from(alertIncidents).orderBy(alertIncidents.openedAt).limit(INCIDENTS_READ)
-  return rows.map(fromRow)
-}
+/** The query of the incidents open or owing a notice, oldest first, at most INCIDENTS_READ (the switch's record is not one). */
+export const incidentsQuery = (db: Database) =>
+  db
+    .select()
+    .from(alertIncidents)
+    .where(ne(alertIncidents.rule, SWITCH_RECORD))
+    .orderBy(alertIncidents.openedAt)
+    .limit(INCIDENTS_READ)
 
-/** The plan's incidents, written in one batch (an upsert each). */
-export async function writeIncidents(db: Database, incidents: readonly Incident[]): Promise<void> {
+/** What incidentsQuery answered, as incidents. */
+export const incidentsOf = (rows: ReadonlyArray<typeof alertIncidents.$inferSelect>): Incident[] => rows.map(fromRow)
+
+/** The plan's incidents, written in one batch (an upsert each), with `also` (the switch's record) after them. */
+export async function writeIncidents(
+  db: Database,
+  incidents: readonly Incident[],
+  also: ReadonlyArray<BatchItem<"sqlite">> = [],
+): Promise<void> {
   // Unqualified, as PostgreSQL requires of a conflict target (drizzle would name the table too); SQLite takes both.
   const target = [sql.identifier("rule"), sql.identifier("subject")] as unknown as SQLiteColumn[]
   const [first, ...rest] = incidents.map((incident) =>
@@ -106,7 +125,8 @@ export async function writeIncidents(db: Database, incidents: readonly Incident[
         },
       }),
   )
-  if (first) await db.batch([first, ...rest])
+  const [one, ...more] = [...(first ? [first, ...rest] : []), ...also]
+  if (one) await db.batch([one, ...more])
 }
 
 /** After their notices are in the alert stream: a firing incident is marked sent, a resolved one is deleted. */

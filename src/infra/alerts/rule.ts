@@ -8,6 +8,15 @@ import { NAME, NAME_RULE } from "../schedules/contract/definition.ts"
 /** What an alert rule watches. */
 export type AlertKind = "job-failed" | "job-missed" | "heartbeat-late" | "schedule-failed" | "stream-overdue"
 
+const KINDS: readonly AlertKind[] = ["job-failed", "job-missed", "heartbeat-late", "schedule-failed", "stream-overdue"]
+
+/** The kind a rule's id names (`job-failed.<job>` is a job-failed rule's), or undefined for an id no rule has. */
+export function kindOfRule(id: string): AlertKind | undefined {
+  const dot = id.indexOf(".")
+  const kind = (dot === -1 ? id : id.slice(0, dot)) as AlertKind
+  return KINDS.includes(kind) ? kind : undefined
+}
+
 /** A declared alert rule (`Alerts.jobFailed`, …): checked when the module loads, handed to `Alerts.job`. */
 export type AlertRule =
   | { readonly id: string; readonly kind: "job-failed"; readonly job: Job; readonly slots: number }

@@ -17,8 +17,9 @@ export function newDatabase(config: WranglerConfig): { binding: ConfigObject; no
       },
     }
   }
-  const keys = ["database_name", "database_id", "migrations_dir"] as const satisfies readonly (keyof D1Binding)[]
-  const same = Object.fromEntries(keys.flatMap((key) => (own[key] === undefined ? [] : [[key, own[key]]])))
+  // Every field but the name: its migrations_table, migrations_pattern, preview_database_id … are the database's,
+  // and `wrangler d1 migrations apply DB` must find the migrations the Worker already applied where they are.
+  const { binding: _name, ...same } = own as D1Binding & ConfigObject
   return {
     binding: { binding: BINDING.db, ...same },
     note: `DB binds the database ${own.binding} binds, so slotwise's tables are beside the Worker's own`,

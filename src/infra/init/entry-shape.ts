@@ -29,8 +29,8 @@ export const WIRING_NAMES = [
 ] as const
 
 /** The entry's shape: where its `export default` is, in the source as written. */
-export function entryShape(source: string): EntryShape {
-  const code = maskSource(source)
+export function entryShape(source: string, file?: string): EntryShape {
+  const code = maskSource(source, file)
   const object = /^export\s+default\s*(?=\{)/m.exec(code)
   if (object) return { kind: "object", at: object.index, length: object[0].length }
   const named = /^export\s+default\s+([A-Za-z_$][\w$]*)\s*;?[ \t]*(?:\r?\n|$)/m.exec(code)
@@ -44,8 +44,8 @@ export function entryShape(source: string): EntryShape {
 }
 
 /** The names of WIRING_NAMES the entry's code (comments and strings aside) already has. */
-export const takenNames = (source: string): string[] => {
-  const code = maskSource(source)
+export const takenNames = (source: string, file?: string): string[] => {
+  const code = maskSource(source, file)
   return WIRING_NAMES.filter((name) => new RegExp(`(?<![\\w$.])${name}(?![\\w$])`).test(code))
 }
 

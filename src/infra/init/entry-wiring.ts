@@ -1,7 +1,7 @@
 import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
 import { entryShape, importsHono, takenNames } from "./entry-shape.ts"
 import { applyInsertions, type Insertion } from "./insertions.ts"
-import { maskSource } from "./source-mask.ts"
+import { maskSource, NoTypeScriptError } from "./source-mask.ts"
 
 /** What the wiring needs to know of the Worker beyond its entry. */
 export interface WiringContext {
@@ -12,6 +12,8 @@ export interface WiringContext {
   envType: string
   /** Whether the Worker's own crons had the heartbeat's before init: then its scheduled() still runs on it. */
   ownHeartbeatCron: boolean
+  /** The entry's file name (its extension says whether it holds JSX); default `entry.ts`. */
+  entry?: string
 }
 
 /** The entry wired, or why not and the exact lines to add for its shape. */
@@ -73,8 +75,8 @@ function wrapper(own: string, spread: boolean, context: WiringContext, unit: str
 }
 
 /** Where the slotwise imports go: after the entry's last import, or before its first code (its header comment stays). */
-function importsAt(source: string): { at: number; before: string; after: string } {
-  const code = maskSource(source)
+function importsAt(source: string, file?: string): { at: number; before: string; after: string } {
+  const code = maskSource(source, file)
   const all = [...code.matchAll(/^import\b[^;'"]*["'][^"']*["'][ \t]*;?/gm)]
   const last = all.at(-1)
   if (last !== undefined) return { at: last.index + last[0].length, before: "\n", after: "" }
@@ -83,7 +85,7 @@ function importsAt(source: string): { at: number; before: string; after: string 
 }
 
 /** The entry's indentation unit (a tab, or its first indentation of spaces), comments aside. */
-const unitOf = (source: string) => /^(\t| +)\S/m.exec(maskSource(source))?.[1] ?? "\t"
+const unitOf = (source: string, file?: string) => /^(\t| +)\S/m.exec(maskSource(source, file))?.[1] ?? "\t"
 
 /** Lines to add by hand for an entry init does not wire, in that entry's shape. */
 function manualLines(source: string, context: WiringContext, shape: ReturnType<typeof entryShape>): string[] {
@@ -116,9 +118,19 @@ function manualLines(source: string, context: WiringContext, shape: ReturnType<t
  * the wiring would shadow, is not touched: the answer is then the exact lines for that shape.
  */
 export function wireEntry(source: string, context: WiringContext): Wiring {
-  const shape = entryShape(source)
-  const taken = takenNames(source)
-  const hono = importsHono(source) || !/(?<![\w$.])Hono(?![\w$])/.test(maskSource(source))
+  try {
+    return wired(source, context)
+  } catch (error) {
+    if (!(error instanceof NoTypeScriptError)) throw error
+    return { kind: "manual", why: error.message, lines: manualLines(source, context, { kind: "other" }) }
+  }
+}
+
+function wired(source: string, context: WiringContext): Wiring {
+  const file = context.entry
+  const shape = entryShape(source, file)
+  const taken = takenNames(source, file)
+  const hono = importsHono(source) || !/(?<![\w$.])Hono(?![\w$])/.test(maskSource(source, file))
   const shadowed = [...taken, ...(hono ? [] : ["Hono"])]
   if (shape.kind === "entrypoint" || shape.kind === "other" || shadowed.length > 0) {
     const why =
@@ -130,9 +142,9 @@ export function wireEntry(source: string, context: WiringContext): Wiring {
     return { kind: "manual", why, lines: manualLines(source, context, shape) }
   }
   const eol = source.includes("\r\n") ? "\r\n" : "\n"
-  const unit = unitOf(source)
+  const unit = unitOf(source, file)
   const own = shape.kind === "object" ? "worker" : shape.name
-  const place = importsAt(source)
+  const place = importsAt(source, file)
   const lines = (text: string) => text.replace(/\n/g, eol)
   const insertions: Insertion[] = [
     { at: place.at, text: lines(`${place.before}${imports(source, context).join("\n")}${place.after}`) },

@@ -140,7 +140,14 @@ export function planInit({
   ]
   if (!isWired(entryText, plan.className)) {
     const ownHeartbeatCron = wranglerConfig(config, value).triggers?.crons?.includes(HEARTBEAT_CRON) === true
-    const context = { className: plan.className, specifiers, typescript, envType: typegen.envType, ownHeartbeatCron }
+    const context = {
+      className: plan.className,
+      specifiers,
+      typescript,
+      envType: typegen.envType,
+      ownHeartbeatCron,
+      entry: main,
+    }
     const wiring = wireEntry(entryText, context)
     if (unexported.length > 0) {
       const lines = wiring.kind === "manual" ? wiring.lines : []
