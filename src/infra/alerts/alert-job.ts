@@ -6,13 +6,14 @@ import { make } from "../jobs/definition.ts"
 import { listLeases } from "../jobs/lease.ts"
 import { type Pause, pausesOfAll } from "../jobs/pauses.ts"
 import { stream as streamClient } from "../schedules/client/stream-client.ts"
+import type { ScheduleDefinition } from "../schedules/contract/definition.ts"
 import { NAME, NAME_RULE } from "../schedules/contract/definition.ts"
 import type { ScheduleView } from "../schedules/contract/view.ts"
 import { staleStreams } from "../schedules/directory/stream-directory.ts"
 import { tendSwitch } from "./dead-mans-switch.ts"
-import { type Facts, findingsOf } from "./findings.ts"
+import { type Facts, findingsOf, resolutionOf } from "./findings.ts"
 import { markSent, planIncidents, readIncidents, writeIncidents } from "./incidents.ts"
-import { noticeId } from "./notice.ts"
+import { type BareNotice, dress, noticeId } from "./notice.ts"
 import { AlertDefinitionError, type AlertKind, type AlertRule } from "./rule.ts"
 
 /** The alerts job's name: it runs the rules each minute. */
@@ -122,7 +123,13 @@ async function factsFor(
 export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, now: number): Promise<AlertReport> {
   const { consumer, stream: streamName, rules } = checkOptions(options)
   const db = database(env.DB)
-  const stream = streamClient(env.SCHEDULES, streamName)
+  const client = streamClient(env.SCHEDULES, streamName)
+  const url = env.SLOTWISE_DASHBOARD_URL
+  // Every notice upserted, the switch's included, is dressed for the person who reads it.
+  const stream = {
+    ...client,
+    upsert: (d: ScheduleDefinition) => client.upsert({ ...d, payload: dress(d.payload as BareNotice, url) }),
+  }
   const late = rules.find((rule) => rule.kind === "heartbeat-late")
   const deadMansSwitch = late ? await tendSwitch(stream, consumer, late.afterMs, now) : "off"
   const [facts, open] = await Promise.all([factsFor(env, rules, now), readIncidents(db)])
@@ -136,7 +143,14 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, now: nu
   )
   await writeIncidents(db, plan.writes)
   const sent = []
-  for (const notice of plan.notices) {
+  const byId = new Map(rules.map((rule) => [rule.id, rule]))
+  for (const owed of plan.notices) {
+    const rule = byId.get(owed.rule)
+    // A resolved notice says what resolved it; what opened it stays its cause.
+    const notice: BareNotice =
+      owed.status === "resolved" && rule
+        ? { ...owed, cause: owed.summary, summary: resolutionOf(rule, owed.subject, facts) }
+        : owed
     const id = noticeId(notice)
     // Asked first: a notice already delivered would start again if upserted twice (a lost mark, say).
     if ((await stream.get(id)) === undefined) await stream.upsert({ id, consumer, at: now, payload: notice })

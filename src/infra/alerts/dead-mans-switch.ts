@@ -1,5 +1,5 @@
 import type { StreamClient } from "../schedules/client/stream-client.ts"
-import type { AlertNotice } from "./notice.ts"
+import type { AlertNotice, BareNotice } from "./notice.ts"
 import { noticeId } from "./notice.ts"
 
 /** The switch's schedule id in the alert stream. */
@@ -41,7 +41,7 @@ export async function tendSwitch(
     step = "resolved"
   }
   const at = now + afterMs
-  const firing: AlertNotice = {
+  const firing: BareNotice = {
     rule: SWITCH_ID,
     kind: "heartbeat-late",
     subject: "heartbeat",
