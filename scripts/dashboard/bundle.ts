@@ -2,6 +2,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
+import { NONCE_MARK } from "../../src/infra/admin/browser-only.ts"
+import { pageShell } from "../../src/infra/admin/dashboard/page.ts"
 import { STYLE } from "../../src/infra/admin/dashboard/style.ts"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
@@ -15,8 +17,13 @@ export const GENERATED = path.join(ROOT, "src/infra/admin/dashboard-script.gener
 
 const HEADER = `// Generated from src/infra/admin/dashboard/browser/ by scripts/dashboard/bundle.ts (npm run build:dashboard): do not edit.`
 
-/** The browser code bundled and minified by esbuild, as the text of the generated module. */
+/** The browser code bundled and minified by esbuild, inlined with the stylesheet in the page, as the text of the generated module. */
 export async function bundleDashboard(): Promise<string> {
+  return moduleOf(await bundleScript())
+}
+
+/** The browser code alone, bundled and minified. */
+export async function bundleScript(): Promise<string> {
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,
@@ -32,9 +39,15 @@ export async function bundleDashboard(): Promise<string> {
   const code = (result.outputFiles[0]?.text ?? "").trim()
   // The page inlines the script: this text inside a string would end the script element early.
   if (/<\/script/i.test(code)) throw new Error("the dashboard bundle contains </script; split that string")
+  return code
+}
+
+function moduleOf(code: string): string {
   // The stylesheet rides along: only a person's browser needs it, so it stays out of the hot module too.
   if (/<\/style/i.test(STYLE)) throw new Error("the dashboard's stylesheet contains </style")
-  return `${HEADER}\n/** The dashboard's browser code, inlined in the page under its CSP nonce. */\nexport const SCRIPT = ${JSON.stringify(code)}\n/** The dashboard's stylesheet (style.ts), inlined in the page under the same nonce. */\nexport const STYLE = ${JSON.stringify(STYLE)}\n`
+  // The page too: its markup is only a person's browser's (the Worker puts each request's nonce at NONCE_MARK).
+  const page = pageShell(NONCE_MARK, STYLE, code)
+  return `${HEADER}\n/** The dashboard's page, its style and browser code inlined, NONCE_MARK where each request's nonce goes. */\nexport const PAGE = ${JSON.stringify(page)}\n`
 }
 
 /** Writes the generated module; answers whether it changed (an unchanged file keeps its mtime, so watchers stay quiet). */

@@ -65,8 +65,26 @@ function embedded({ $schema: _, $id: __, ...schema }: JsonSchema): JsonSchema {
   return schema
 }
 
-/** What a request's validator accepts, as JSON Schema (its input side: a query's limit arrives as text). */
-const accepted = (schema: Input) => embedded(z.toJSONSchema(schema, { io: "input" }) as JsonSchema)
+/** Any JSON value, typed (a recursive schema types as TS2502, "references itself", in generated clients). */
+const JSON_TYPES = {
+  type: ["object", "array", "string", "number", "boolean", "null"],
+  items: true,
+  additionalProperties: true,
+}
+
+/**
+ * What a request's validator accepts, as JSON Schema (its input side: a query's limit arrives as text). A field
+ * the validator leaves to the stream (z.unknown) without a type of its own is any JSON value, said so.
+ */
+const accepted = (schema: Input) =>
+  embedded(
+    z.toJSONSchema(schema, {
+      io: "input",
+      override: ({ zodSchema, jsonSchema }) => {
+        if (zodSchema._zod.def.type === "unknown" && !("type" in jsonSchema)) Object.assign(jsonSchema, JSON_TYPES)
+      },
+    }) as JsonSchema,
+  )
 
 function parameters(doc: RouteDoc, inputs: (typeof INPUTS)[RouteName]) {
   const where = [
@@ -189,7 +207,7 @@ export function openapiDocument(version: string) {
       // Any JSON, unconstrained: a recursive union types as TS2502 ("references itself") in generated clients.
       schemas: {
         ...schemas,
-        Json: { description: "any JSON value" },
+        Json: { ...JSON_TYPES, description: "any JSON value" },
         ScheduleBody: oneTiming(accepted(scheduleBody)),
         PauseBody: accepted(pauseBody),
         CancelBody: accepted(cancelBody),

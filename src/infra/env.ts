@@ -12,6 +12,8 @@ export interface SlotwiseEnv {
   SCHEDULES: StreamNamespace
   /** The admin route's bearer token (a Worker secret); unset, admin is off. */
   ADMIN_TOKEN?: string
+  /** Optional: the dashboard's absolute URL ("https://ops.example.com/admin"); alert notices link to their subject's page on it. */
+  SLOTWISE_DASHBOARD_URL?: string
   /** Optional: an Analytics Engine dataset that gets one data point per job run and per settled batch of deliveries. */
   SLOTWISE_METRICS?: AnalyticsEngineDataset
 }

@@ -80,15 +80,19 @@ describe("an alert rule fires once per incident and once more when it resolves, 
     await at(t + MINUTE)
     expect(notices()).toEqual([])
     await run(t + 2 * MINUTE, true)
+    // A run of the alerts job's own slot is judged the next minute, once surely committed (notices.test.ts).
     await at(t + 2 * MINUTE)
-    expect(notices()).toEqual([["firing", rule, job.name]])
-    // Still failing: no second notice.
+    expect(notices()).toEqual([])
     await run(t + 3 * MINUTE, true)
     await at(t + 3 * MINUTE)
     expect(notices()).toEqual([["firing", rule, job.name]])
-    await run(t + 4 * MINUTE)
+    // Still failing: no second notice.
+    await run(t + 4 * MINUTE, true)
     await at(t + 4 * MINUTE)
+    expect(notices()).toEqual([["firing", rule, job.name]])
+    await run(t + 5 * MINUTE)
     await at(t + 5 * MINUTE)
+    await at(t + 6 * MINUTE)
     expect(notices()).toEqual([
       ["firing", rule, job.name],
       ["resolved", rule, job.name],
@@ -198,14 +202,15 @@ describe("an alert rule fires once per incident and once more when it resolves, 
     const { job, run } = flaky()
     const { stream, start: t, at, notices } = alerting([Alerts.jobFailed(job, { slots: 1 })])
     const rule = `job-failed.${job.name}`
-    // Opened at the database's now, a second past the slot (the claim's clock).
-    const openedAt = t + 1_000
-    script.set(noticeId({ kind: "job-failed", rule, subject: job.name, openedAt, status: "firing" }), ["retry"])
+    // Judged the minute after its slot, opened at the database's now: a second past that minute (the claim's clock).
+    const opened = t + MINUTE
+    const firing = { kind: "job-failed", rule, subject: job.name, openedAt: opened + 1_000, status: "firing" } as const
+    script.set(noticeId(firing), ["retry"])
     await run(t, true)
-    await at(t)
+    await at(opened)
     // The first attempt was answered with a retry; the stream delivers it again after its backoff (1 s).
-    await tickAt(stubOf(stream), t + 4_000)
-    await at(t + MINUTE)
+    await tickAt(stubOf(stream), opened + 4_000)
+    await at(opened + MINUTE)
     const attempts = seen.filter(({ delivery }) => delivery.stream === stream).map(({ delivery }) => delivery)
     expect(attempts.map((delivery) => delivery.attempt)).toEqual([1, 2])
     expect(new Set(attempts.map((delivery) => delivery.idempotencyKey)).size).toBe(1)

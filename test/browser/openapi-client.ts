@@ -139,6 +139,10 @@ export async function callEveryOperation(baseUrl: string, token: string): Promis
     admin.POST("/streams/{stream}/schedules/{id}/cancel", { params: { path: at }, body: { reason: "paused by ops" } }),
   )
   const note: string | null | undefined = noted.data?.schedule.cancelReason
+  // A reason is a string: a number must not compile (the server would answer 400).
+  // @ts-expect-error reason: 42
+  const typedReason = () => admin.POST("/streams/{stream}/schedules/{id}/cancel", { params: { path: at }, body: { reason: 42 } })
+  void typedReason
   const hourly = { stream: at.stream, id: "hourly" }
   await record(
     "putSchedule", "put", "/streams/{stream}/schedules/{id}",

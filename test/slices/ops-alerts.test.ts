@@ -12,8 +12,12 @@ const notice: AlertNotice = {
   rule: "job-failed.billing.roll-up-usage",
   kind: "job-failed",
   subject: "billing.roll-up-usage",
+  about: "job billing.roll-up-usage",
   status: "firing",
   summary: "billing.roll-up-usage failed its newest 5 runs",
+  cause: "billing.roll-up-usage failed its newest 5 runs",
+  check: "Open the job's runs: read the newest error and fix its cause.",
+  link: null,
   openedAt: Date.UTC(2026, 11, 3, 12, 0),
   resolvedAt: null,
 }

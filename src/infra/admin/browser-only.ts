@@ -3,11 +3,11 @@
 // never loads it. The Worker uploads them as modules of their own (wrangler.toml: base_dir is this folder, whose
 // *.generated.js files are additional modules), so the specifiers stay "./name" and this file stays beside them.
 
-/** The dashboard's browser code, inlined in the page under its CSP nonce. */
-export const loadDashboardScript = async (): Promise<string> => (await import("./dashboard-script.generated.js")).SCRIPT
+/** Where the page rendered at build time takes each request's nonce. */
+export const NONCE_MARK = "__slotwise_nonce__"
 
-/** The dashboard's stylesheet, generated beside its script (dashboard/style.ts is its source). */
-export const loadDashboardStyle = async (): Promise<string> => (await import("./dashboard-script.generated.js")).STYLE
+/** The dashboard's page (dashboard/page.ts, its style and script inlined), NONCE_MARK where its nonce goes. */
+export const loadDashboardPage = async (): Promise<string> => (await import("./dashboard-script.generated.js")).PAGE
 
 /** The admin's OpenAPI document without its server, as a Worker answers it. */
 export const loadOpenApiDocument = async () => (await import("./openapi.generated.js")).DOCUMENT

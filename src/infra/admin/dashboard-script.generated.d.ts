@@ -1,4 +1,2 @@
-/** The dashboard's browser code (scripts/dashboard/bundle.ts writes dashboard-script.generated.js beside this file). */
-export declare const SCRIPT: string
-/** The dashboard's stylesheet, from dashboard/style.ts. */
-export declare const STYLE: string
+/** The dashboard's page with its style and script inlined, NONCE_MARK (browser-only.ts) where the nonce goes (scripts/dashboard/bundle.ts writes dashboard-script.generated.js beside this file). */
+export declare const PAGE: string

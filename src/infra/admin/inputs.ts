@@ -33,6 +33,10 @@ export const eventsQuery = z.object({
   scheduleId: z.optional(name),
 })
 
+// The stream checks what is z.unknown() here (one rule for the client and the route); the document still types it
+// (scripts/openapi: an unknown with no type of its own is any JSON value).
+const NULLABLE_INT = ["integer", "null"]
+
 const text = (max: number) => z.string().check(z.maxLength(max))
 const duration = z.union([z.number(), text(64)]).check(z.describe('ms or "10 minutes"'))
 
@@ -43,7 +47,11 @@ export const scheduleBody = z.strictObject({
   // Any JSON: validateDefinition checks it without recursion (a recursive JSON schema overflows on deep nesting).
   payload: z.optional(z.unknown().check(z.describe(`any JSON, at most ${MAX_PAYLOAD_BYTES} bytes and 64 levels deep`))),
   // validateDefinition's rule, the client's: one rule for both (null is unset).
-  maxAttempts: z.optional(z.unknown().check(z.describe("an integer 1..1000, or null (retry until terminal)"))),
+  maxAttempts: z.optional(
+    z
+      .unknown()
+      .check(z.meta({ type: NULLABLE_INT, minimum: 1, maximum: 1000, description: "null: retry until terminal" })),
+  ),
   at: z.optional(z.union([z.number(), text(64)]).check(z.describe("epoch ms or ISO 8601 with offset"))),
   after: z.optional(duration),
   every: z.optional(duration),
@@ -56,13 +64,17 @@ export const scheduleBody = z.strictObject({
     z.union([z.number(), text(64)]).check(z.describe("every and cron: epoch ms or ISO 8601 with offset")),
   ),
   // validateDefinition's rule, the client's, as for maxAttempts.
-  times: z.optional(z.unknown().check(z.describe("every and cron: an integer 1..1000000, or null (no limit)"))),
+  times: z.optional(
+    z
+      .unknown()
+      .check(z.meta({ type: NULLABLE_INT, minimum: 1, maximum: 1e6, description: "every and cron; null: no limit" })),
+  ),
   jitter: z.optional(duration),
 })
 
 /** A cancel's optional body: the reason kept on the schedule (the stream checks it as the client's cancel does). */
 export const cancelBody = z.strictObject({
-  reason: z.optional(z.unknown().check(z.describe(`a string of at most ${MAX_NOTE_LENGTH} characters`))),
+  reason: z.optional(z.unknown().check(z.meta({ type: "string", maxLength: MAX_NOTE_LENGTH }))),
 })
 
 /** A backfill's body: a past range, and whether it only counts (the stream checks it as the client's backfill does). */

@@ -5,12 +5,13 @@ import type { Job } from "../jobs/definition.ts"
 import { make } from "../jobs/definition.ts"
 import { pausesSince } from "../jobs/pauses.ts"
 import { stream as streamClient } from "../schedules/client/stream-client.ts"
+import type { ScheduleDefinition } from "../schedules/contract/definition.ts"
 import { NAME, NAME_RULE } from "../schedules/contract/definition.ts"
 import { tendSwitch } from "./dead-mans-switch.ts"
 import { factsFor } from "./facts.ts"
-import { findingsOf } from "./findings.ts"
+import { findingsOf, resolutionOf } from "./findings.ts"
 import { incidentsOf, incidentsQuery, markSent, planIncidents, writeIncidents } from "./incidents.ts"
-import { noticeId } from "./notice.ts"
+import { type BareNotice, dress, noticeId } from "./notice.ts"
 import { AlertDefinitionError, type AlertRule } from "./rule.ts"
 import { recordSwitch, switchRecordQuery } from "./switch-record.ts"
 
@@ -111,7 +112,13 @@ async function stateOf(env: SlotwiseEnv, run: AlertRun) {
 export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: AlertRun): Promise<AlertReport> {
   const { consumer, stream: streamName, rules } = checkOptions(options)
   const db = database(env.DB)
-  const stream = streamClient(env.SCHEDULES, streamName)
+  const client = streamClient(env.SCHEDULES, streamName)
+  const url = env.SLOTWISE_DASHBOARD_URL
+  // Every notice upserted, the switch's included, is dressed for the person who reads it.
+  const stream = {
+    ...client,
+    upsert: (d: ScheduleDefinition) => client.upsert({ ...d, payload: dress(d.payload as BareNotice, url) }),
+  }
   const { open, armedFor, now } = await stateOf(env, run)
   const late = rules.find((rule) => rule.kind === "heartbeat-late")
   const switching = tendSwitch(stream, consumer, {
@@ -135,7 +142,14 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: Al
   const switchWrite = dms.armedFor === undefined ? [] : [recordSwitch(db, dms.armedFor)]
   await writeIncidents(db, plan.writes, switchWrite)
   const sent = []
-  for (const notice of plan.notices) {
+  const byId = new Map(rules.map((rule) => [rule.id, rule]))
+  for (const owed of plan.notices) {
+    const rule = byId.get(owed.rule)
+    // A resolved notice says what resolved it; what opened it stays its cause.
+    const notice: BareNotice =
+      owed.status === "resolved" && rule
+        ? { ...owed, cause: owed.summary, summary: resolutionOf(rule, owed.subject, facts) }
+        : owed
     const id = noticeId(notice)
     // Asked first: a notice already delivered would start again if upserted twice (a lost mark, say).
     if ((await stream.get(id)) === undefined) await stream.upsert({ id, consumer, at: now, payload: notice })

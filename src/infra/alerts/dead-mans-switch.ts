@@ -1,7 +1,7 @@
 import type { Pause } from "../jobs/pause.ts"
 import type { StreamClient } from "../schedules/client/stream-client.ts"
 import type { ScheduleView } from "../schedules/contract/view.ts"
-import type { AlertNotice } from "./notice.ts"
+import type { AlertNotice, BareNotice } from "./notice.ts"
 import { noticeId } from "./notice.ts"
 
 /** The switch's schedule id in the alert stream. */
@@ -57,7 +57,7 @@ export async function tendSwitch(stream: StreamClient, consumer: string, run: Sw
   if (delivered || swept) {
     const openedAt = delivered ? ((current.payload as AlertNotice).openedAt ?? current.nextAt) : (armedFor as number)
     const resolvedAt = Math.max(now, openedAt)
-    const resolved: AlertNotice = {
+    const resolved: BareNotice = {
       rule: SWITCH_ID,
       kind: "heartbeat-late",
       subject: "heartbeat",
@@ -78,7 +78,7 @@ export async function tendSwitch(stream: StreamClient, consumer: string, run: Sw
     return { step, armedFor: null }
   }
   const at = now + afterMs
-  const firing: AlertNotice = {
+  const firing: BareNotice = {
     rule: SWITCH_ID,
     kind: "heartbeat-late",
     subject: "heartbeat",

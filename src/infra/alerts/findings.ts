@@ -26,11 +26,47 @@ export interface Facts {
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
+/**
+ * A job's recorded runs of slots before the alerts job's own, newest first. A run of the same slot may still
+ * wait in its release's group commit (up to 50 ms) when the rules read, and may have committed or not: judged
+ * only once surely committed (the next minute), "fail K times, then succeed" is seen failing before it is seen
+ * succeeding, and its incident is never missed.
+ */
+const committedRuns = (job: string, facts: Facts) => runsOf(facts.leases.get(job)).filter((run) => run.slot < facts.now)
+
+/**
+ * What resolved `rule`'s incident about `subject`, in words: its finding is gone from `facts` (a resolved
+ * notice's summary). Pure, as findingsOf.
+ */
+export function resolutionOf(rule: AlertRule, subject: string, facts: Facts): string {
+  switch (rule.kind) {
+    case "job-failed": {
+      const run = committedRuns(subject, facts)[0]
+      return run?.outcome === "ran"
+        ? `${subject} ran again: its run for slot ${iso(run.slot)} succeeded`
+        : `${subject}'s newest runs are no longer all failures`
+    }
+    case "job-missed": {
+      const pause = facts.pauses.get(subject)?.find((p) => p.resumedAt === null)
+      const slot = facts.leases.get(subject)?.lastSlot
+      return pause
+        ? `${subject} was paused (${pause.reason}): a paused job's slots are not missed`
+        : `a run took slot ${iso(slot ?? facts.now)} of ${subject} again`
+    }
+    case "schedule-failed":
+      return `schedule ${subject.slice(rule.stream.length + 1)} of stream ${rule.stream} is failed no more: resumed, cancelled, removed or swept`
+    case "stream-overdue":
+      return `stream ${subject} is on time again: its alarm ran`
+    case "heartbeat-late":
+      return "the heartbeat runs the alerts job again"
+  }
+}
+
 /** What `rule` finds in `facts`: one finding per subject its condition holds for (none for heartbeat-late: a switch). */
 export function findingsOf(rule: AlertRule, facts: Facts): Finding[] {
   switch (rule.kind) {
     case "job-failed": {
-      const newest = runsOf(facts.leases.get(rule.job.name)).slice(0, rule.slots)
+      const newest = committedRuns(rule.job.name, facts).slice(0, rule.slots)
       const failing = newest.length === rule.slots && newest.every((run) => run.outcome !== "ran")
       if (!failing) return []
       const summary = `${rule.job.name} failed its newest ${rule.slots} runs, the last at slot ${iso(newest[0]?.slot ?? 0)}: ${newest[0]?.error ?? newest[0]?.outcome}`

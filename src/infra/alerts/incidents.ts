@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch"
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core"
 import { alertIncidents, type Database } from "../db/index.ts"
 import type { Finding } from "./findings.ts"
-import type { AlertNotice } from "./notice.ts"
+import type { BareNotice } from "./notice.ts"
 import { type AlertKind, kindOfRule } from "./rule.ts"
 import { SWITCH_RECORD } from "./switch-record.ts"
 
@@ -27,13 +27,13 @@ export const NOTICES_PER_RUN = 50
 /** What a run writes: the incidents it opens or resolves, and the notices it owes (oldest first). */
 export interface IncidentPlan {
   writes: Incident[]
-  notices: AlertNotice[]
+  notices: BareNotice[]
 }
 
 const key = (i: { rule: string; subject: string }) => `${i.rule}\n${i.subject}`
 
 /** The notice of an incident's state. */
-export const noticeOf = (incident: Incident, kind: AlertKind, status = incident.state): AlertNotice => ({
+export const noticeOf = (incident: Incident, kind: AlertKind, status = incident.state): BareNotice => ({
   rule: incident.rule,
   kind,
   subject: incident.subject,
@@ -59,7 +59,7 @@ export function planIncidents(
 ): IncidentPlan {
   const found = new Map(findings.map((finding) => [key(finding), finding]))
   const writes: Incident[] = []
-  const notices: AlertNotice[] = []
+  const notices: BareNotice[] = []
   for (const incident of open) {
     const removed = !declared.has(incident.rule)
     const kind = removed ? kindOfRule(incident.rule) : kinds.get(incident.rule)
@@ -130,7 +130,7 @@ export async function writeIncidents(
 }
 
 /** After their notices are in the alert stream: a firing incident is marked sent, a resolved one is deleted. */
-export async function markSent(db: Database, notices: readonly AlertNotice[]): Promise<void> {
+export async function markSent(db: Database, notices: readonly BareNotice[]): Promise<void> {
   const [first, ...rest] = notices.map((notice) => {
     const at = and(
       eq(alertIncidents.rule, notice.rule),

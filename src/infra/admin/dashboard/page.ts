@@ -1,6 +1,5 @@
 import { html, raw } from "hono/html"
 import { STATES } from "../../schedules/contract/states.ts"
-import { loadDashboardScript, loadDashboardStyle } from "../browser-only.ts"
 
 // The browser code finds elements by id; data-testid attributes are for the browser tests only.
 // html`` escapes every interpolated value; raw() only wraps this module's own constants and the generated stylesheet and script.
@@ -166,10 +165,13 @@ const events = () => markup`
   </section>
 `
 
-/** The whole document, doctype first: a static shell with no data and no token; the inline script fetches everything. The nonce lets the inline style and script past the CSP. */
-export const dashboardPage = async (nonce: string) => {
-  const [script, style] = await Promise.all([loadDashboardScript(), loadDashboardStyle()])
-  return markup`
+/**
+ * The whole document, doctype first: a static shell with no data and no token; the inline script fetches everything.
+ * The nonce lets the inline style and script past the CSP. Rendered at build time (scripts/dashboard/bundle.ts) with
+ * a mark where each request's nonce goes, so this markup stays out of the Worker's hot module.
+ */
+export const pageShell = (nonce: string, style: string, script: string) =>
+  String(markup`
   <!doctype html>
   <html lang="en">
     <head>
@@ -206,5 +208,4 @@ export const dashboardPage = async (nonce: string) => {
       <script nonce="${nonce}">${raw(script)}</script>
     </body>
   </html>
-`
-}
+`)

@@ -1,5 +1,14 @@
 import type { Context } from "hono"
-import { dashboardPage } from "./page.ts"
+import { loadDashboardPage, NONCE_MARK } from "../browser-only.ts"
+
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
+
+/** The page with `nonce` (escaped: it is an attribute's value) where it goes. */
+export const dashboardPage = async (nonce: string) =>
+  (await loadDashboardPage()).replaceAll(
+    NONCE_MARK,
+    nonce.replace(/[&<>"']/g, (c) => ENTITIES[c] as string),
+  )
 
 /** A fresh nonce per response: only the page's own inline script and style may run. */
 const policy = (nonce: string) =>
