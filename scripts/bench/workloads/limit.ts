@@ -25,7 +25,11 @@ const median = (values: readonly number[]) =>
 function sqlAlone(store: ScheduleStore): void {
   const lease = () => 60_000
   for (let claims: Claimed[] = claimDue(store, T, BATCH, lease); claims.length > 0; ) {
-    const answers = claims.map(({ claim }) => ({ claim, result: { status: "delivered", lateByMs: 0 } as const, now: T }))
+    const answers = claims.map(({ claim }) => ({
+      claim,
+      result: { status: "delivered", lateByMs: 0 } as const,
+      now: T,
+    }))
     store.transaction(() => {
       const rows = store.getMany(claims.map(({ claim }) => claim.id))
       const settled = answers.map(({ claim, result }) => core.settle(rows.get(claim.id), claim, result, T))
