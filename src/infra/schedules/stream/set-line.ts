@@ -9,7 +9,7 @@ import type { Timing } from "../contract/definition.ts"
  */
 
 /** The fields the short form holds in place, in their order; any after them go, in order, into its last object. */
-const PLACED = ["cause", "consumer", "timing", "occurrence", "nextAt"] as const
+const PLACED = ["cause", "consumer", "timing", "occurrence", "nextAt"]
 
 /** Each timing kind's values, in the order of its type. */
 const VALUES: Readonly<Record<Timing["kind"], readonly string[]>> = {
@@ -19,50 +19,42 @@ const VALUES: Readonly<Record<Timing["kind"], readonly string[]>> = {
   cron: ["cron", "timezone"],
 }
 
-/** The timing as an array, or undefined when it is not one of the four shapes exactly. */
-function timingLine(timing: unknown, at: number): unknown[] | undefined {
-  if (typeof timing !== "object" || timing === null) return undefined
-  const { kind } = timing as { kind?: unknown }
-  const names = typeof kind === "string" && Object.hasOwn(VALUES, kind) ? VALUES[kind as Timing["kind"]] : undefined
-  const keys = Object.keys(timing)
-  if (!names || keys.length !== names.length + 1 || keys[0] !== "kind") return undefined
-  const values: unknown[] = [kind]
-  for (const [i, name] of names.entries()) {
-    const value = (timing as Record<string, unknown>)[name]
-    if (keys[i + 1] !== name) return undefined
-    if (name === "cron" || name === "timezone" ? typeof value !== "string" : !Number.isSafeInteger(value))
-      return undefined
-    values.push(name === "atMs" ? (value as number) - at : value)
-  }
-  return values
+/** True when every field is where the short form puts it, and every number it moves is an integer. */
+const fits = (data: Record<string, unknown>, keys: string[]) => {
+  const timing = data.timing as Record<string, unknown> | null
+  const names = typeof timing === "object" && timing !== null && Object.hasOwn(VALUES, timing.kind as string)
+  const own = names ? Object.keys(timing) : []
+  return (
+    names &&
+    ["kind", ...VALUES[timing.kind as Timing["kind"]]].join() === own.join() &&
+    PLACED.every((name, i) => keys[i] === name) &&
+    [data.occurrence, data.nextAt, timing.atMs ?? 0].every(Number.isSafeInteger)
+  )
 }
 
 /** The short line of a set event's `data` numbered `seq` at `at`; undefined when its data has another shape. */
 export function setLineOf(seq: number, at: number, data: Record<string, unknown>): string | undefined {
   const keys = Object.keys(data)
-  if (keys.length < PLACED.length || PLACED.some((name, i) => keys[i] !== name)) return undefined
-  const { cause, consumer, timing, occurrence, nextAt } = data
-  const line = timingLine(timing, at)
-  if (typeof cause !== "string" || typeof consumer !== "string" || !line) return undefined
-  if (!Number.isSafeInteger(occurrence) || !Number.isSafeInteger(nextAt)) return undefined
-  const placed = [seq, at, "s", cause, consumer, line, occurrence, (nextAt as number) - at]
-  if (keys.length === PLACED.length) return JSON.stringify(placed)
-  const rest: Record<string, unknown> = {}
-  for (const key of keys.slice(PLACED.length)) rest[key] = data[key]
-  return JSON.stringify([...placed, rest])
+  if (!fits(data, keys)) return undefined
+  const { kind, ...values } = data.timing as Record<string, unknown>
+  if (kind === "at") values.atMs = (values.atMs as number) - at
+  const line = [seq, at, "s", data.cause, data.consumer, [kind, ...Object.values(values)], data.occurrence]
+  line.push((data.nextAt as number) - at)
+  const rest = keys.slice(PLACED.length)
+  if (rest.length > 0) line.push(Object.fromEntries(rest.map((key) => [key, data[key]])))
+  return JSON.stringify(line)
 }
 
 /** The data of a short set line, from what follows its `"s"`, written at `at`. */
 export function setOf(at: number, fields: readonly unknown[]): Record<string, unknown> {
-  const [cause, consumer, line, occurrence, nextIn, rest] = fields as [
+  const [cause, consumer, [kind, ...values], occurrence, nextIn, rest] = fields as [
     string,
     string,
-    unknown[],
+    [Timing["kind"], ...unknown[]],
     number,
     number,
-    Record<string, unknown> | undefined,
+    Record<string, unknown>?,
   ]
-  const [kind, ...values] = line as [Timing["kind"], ...unknown[]]
   const timing: Record<string, unknown> = { kind }
   for (const [i, name] of VALUES[kind].entries())
     timing[name] = name === "atMs" ? at + (values[i] as number) : values[i]
