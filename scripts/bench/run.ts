@@ -13,6 +13,7 @@ import { createInterface } from "node:readline"
 import { BUDGETS, overBudget } from "./budgets.ts"
 import { derived } from "./derived.ts"
 import { type Figure, type Note, PROGRESS, RESULT, type Result } from "./result.ts"
+import type { StartupResult } from "./startup.ts"
 import { ratio, table } from "./table.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -76,6 +77,40 @@ function jobsCpu(): Figure[] {
     })
 }
 
+/** startup.ts's profiles of three Workers' start-up (`wrangler check startup`), as figures of the startup workload. */
+function startup(): Figure[] {
+  console.log(`[bench ${elapsed()}] startup: wrangler check startup of three Workers (scripts/bench/startup.ts)`)
+  const run = spawnSync("node", [path.join(import.meta.dirname, "startup.ts")], { cwd: root, encoding: "utf8" })
+  if (run.status !== 0) {
+    console.error(`[bench] FAILED: startup.ts: ${run.stderr}`)
+    return []
+  }
+  const result = JSON.parse(run.stdout.trim().split("\n").at(-1) as string) as StartupResult
+  const of = (worker: string) => result.workers.find((each) => each.worker === worker)
+  const [example, hello, agent] = [of("example"), of("hello"), of("agent")]
+  const rounds = example?.rounds.length ?? 0
+  const workload = "startup (wrangler check startup: slotwise's example Worker, the Agents SDK's Worker)"
+  const row = (metric: string, slotwise: number | undefined, agents: number | undefined): Figure => ({
+    type: "figure",
+    workload,
+    metric,
+    slotwise: slotwise ?? null,
+    agents: agents ?? null,
+  })
+  return [
+    row(`active CPU ms, median of ${rounds}`, example?.activeMs, agent?.activeMs),
+    row("  of which garbage collection ms", example?.gcMs, agent?.gcMs),
+    row(`hello-world Worker's active CPU ms (the floor), median of ${rounds}`, hello?.activeMs, hello?.activeMs),
+    row(
+      `active CPU / the hello-world floor's, median of ${rounds} rounds`,
+      result.exampleOverHello,
+      result.agentOverHello,
+    ),
+    row(`slotwise / agents active CPU, median of ${rounds} rounds`, result.exampleOverAgent, undefined),
+    row("bundle KiB gzip (the whole upload)", example?.gzipKiB, agent?.gzipKiB),
+  ]
+}
+
 const version = (pkg: string) =>
   (JSON.parse(readFileSync(path.join(root, "node_modules", pkg, "package.json"), "utf8")) as { version: string })
     .version
@@ -92,7 +127,7 @@ createInterface({ input: child.stderr }).on("line", read)
 const code = await new Promise<number>((resolve) => child.on("close", (status) => resolve(status ?? 1)))
 
 // The jobs workload's CPU, in Node's V8 with D1 answering at once (jobs-cpu.ts): workerd's clocks stand still while a heartbeat computes.
-if (code === 0) figures.push(...jobsCpu())
+if (code === 0) figures.push(...jobsCpu(), ...startup())
 figures.push(...derived(figures))
 const wallMs = Date.now() - started
 mkdirSync(results, { recursive: true })

@@ -10,14 +10,14 @@ const row = (workload: string, metric: string, slotwise: number, agents: number 
   agents,
 })
 
-/** A figure for every budget, each at the budget's ceiling, with the Agent at 2 where the budget reads it. */
+/** A figure for every budget, each at the budget's ceiling, with the Agent at 2 (or the ceiling) where the budget reads it. */
 const withinAll = (): Figure[] =>
   BUDGETS.map((budget) =>
     row(
       budget.workload.source.replace(/[\^$]/g, ""),
       budget.metric.source.replace(/[\^$\\]/g, ""),
       budget.max,
-      budget.agents ? 2 : null,
+      budget.agents ? Math.max(2, budget.max) : null,
     ),
   )
 
@@ -42,6 +42,25 @@ describe("the bench's budgets", () => {
     )
     expect(overBudget(figures)).toEqual([expect.stringMatching(/rows written \/ schedule created: 3, over budget 2/)])
     const missing = withinAll().map((figure) => (figure.agents === null ? figure : { ...figure, agents: null }))
-    expect(overBudget(missing)).toEqual([expect.stringMatching(/no Agent figure beside it/)])
+    expect(overBudget(missing)).toEqual(
+      BUDGETS.filter((budget) => budget.agents).map(() => expect.stringMatching(/no Agent figure beside it/)),
+    )
+  })
+
+  it("hold stored bytes to 1.1 times the Agent's, and startup to 1.5 times its", () => {
+    const bytes = (slotwise: number) =>
+      withinAll().map((figure) =>
+        figure.metric === "stored bytes / 1,000 schedules" ? { ...figure, slotwise, agents: 240_000 } : figure,
+      )
+    expect(overBudget(bytes(264_000))).toEqual([])
+    expect(overBudget(bytes(264_001))).toEqual([
+      expect.stringContaining("stored bytes / 1,000 schedules: 264001, over 1.1 x the Agent's 240000"),
+    ])
+    const startup = withinAll().map((figure) =>
+      figure.metric === "active CPU ms, median" ? { ...figure, slotwise: 31, agents: 20 } : figure,
+    )
+    expect(overBudget(startup)).toEqual([
+      expect.stringContaining("active CPU ms, median: 31, over 1.5 x the Agent's 20"),
+    ])
   })
 })

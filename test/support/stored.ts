@@ -79,10 +79,40 @@ export function storedEvents(sql: Reader): StoredEvent[] {
     .sort((a, b) => a.seq - b.seq)
 }
 
-/** One stored line: `[seq, at, type, data]`, or a delivery's short form ("f": fired; event-line.ts). */
+/** Each timing kind's value names, in order, as a short set line holds them. */
+const TIMING_VALUES: Record<string, string[]> = {
+  at: ["atMs"],
+  after: ["afterMs"],
+  every: ["everyMs"],
+  cron: ["cron", "timezone"],
+}
+
+/**
+ * One stored line: `[seq, at, type, data]`, a delivery's short form ("f": fired; event-line.ts), or a set
+ * event's ("s": `[seq, at, "s", cause, consumer, [kind, ...values], occurrence, nextAt - at, rest?]`, an
+ * `at` timing's instant as its distance from `at`; set-line.ts).
+ */
 function eventOfLine(id: string, line: string): StoredEvent {
   const [seq, at, kind, ...rest] = JSON.parse(line) as [number, number, string, ...unknown[]]
   const event = (type: string, data: Record<string, unknown>) => ({ seq, at, schedule_id: id, type, data })
+  if (kind === "s") {
+    const [cause, consumer, [timingKind, ...values], occurrence, nextIn, more] = rest as [
+      string,
+      string,
+      [string, ...unknown[]],
+      number,
+      number,
+      Record<string, unknown>?,
+    ]
+    const timing = Object.fromEntries([
+      ["kind", timingKind],
+      ...(TIMING_VALUES[timingKind] ?? []).map((name, i) => [
+        name,
+        name === "atMs" ? at + (values[i] as number) : values[i],
+      ]),
+    ])
+    return event("schedule/set", { cause, consumer, timing, occurrence, nextAt: at + nextIn, ...more })
+  }
   if (kind === "f") {
     const [occurrence, attempt, lateByMs, nextIn, completed] = rest as number[]
     const state = completed ? "completed" : "scheduled"

@@ -53,7 +53,8 @@ async function deliver(
   const attempt = new Attempt(delivery, ctx)
   const context = attempt.context()
   try {
-    const work = Promise.resolve().then(() => consumer.deliver(delivery, context))
+    // Called at once, not a microtask later: a throw is caught below as a rejection would be.
+    const work = Promise.resolve(consumer.deliver(delivery, context))
     const abort = () =>
       attempt.abort(
         new DeliveryTimeoutError(`consumer "${consumer.name}" passed its ${consumer.timeoutMs} ms deadline`),

@@ -1,12 +1,14 @@
 import type { EventDraft, ScheduleEvent } from "../contract/schedule-events.ts"
+import { setLineOf, setOf } from "./set-line.ts"
 
 /**
  * One event as a line of its schedule's row (row-events.ts): a JSON array. The one every delivery
  * writes, `schedule/fired`, is short and positional, `[seq, at, "f", occurrence, attempt, lateByMs,
  * nextAt - at, completed ? 1 : 0]`, so that a busy recurring row keeps its newest events within the
  * part of a row SQLite stores in its page (about 1 KB in a WITHOUT ROWID table; past it the row spills
- * to overflow pages, and every write of it costs twice the time). Any other event, or a fired one whose
- * data has another shape, is `[seq, at, type, data]`.
+ * to overflow pages, and every write of it costs twice the time). The one every schedule is created
+ * with, `schedule/set`, is short too (set-line.ts, schema version 8): it was half of a pending
+ * schedule's stored bytes. Any other event, or one whose data has another shape, is `[seq, at, type, data]`.
  */
 
 const FIRED = ["occurrence", "attempt", "lateByMs", "nextAt", "state"]
@@ -23,6 +25,7 @@ const shaped = (data: Record<string, unknown>) => {
 
 /** The line of an event numbered `seq`, appended at `at`. */
 export function lineOf(seq: number, at: number, { type, data }: EventDraft): string {
+  if (type === "schedule/set") return setLineOf(seq, at, data) ?? JSON.stringify([seq, at, type, data])
   if (type !== "schedule/fired" || !shaped(data)) return JSON.stringify([seq, at, type, data])
   const completed = data.state === "completed" ? 1 : 0
   return JSON.stringify([
@@ -40,6 +43,7 @@ export function lineOf(seq: number, at: number, { type, data }: EventDraft): str
 /** The event of schedule `scheduleId` that `line` holds. */
 export function eventOf(scheduleId: string, line: string): ScheduleEvent {
   const [seq, at, kind, ...rest] = JSON.parse(line) as [number, number, string, ...unknown[]]
+  if (kind === "s") return { seq, at, scheduleId, type: "schedule/set", data: setOf(at, rest) }
   if (kind !== "f")
     return { seq, at, scheduleId, type: kind as ScheduleEvent["type"], data: rest[0] as Record<string, unknown> }
   const [occurrence, attempt, lateByMs, nextIn, completed] = rest as number[]

@@ -31,6 +31,20 @@ export interface Write {
   now: number
 }
 
+/** A row to update: as stored, as the transition leaves it, and its events. */
+interface Update {
+  stored: StoredRow
+  row: ScheduleRow
+  eventLines: string
+  eventSeq: number | null
+}
+
+/** The row's own fields are FIELDS' first ROW_FIELDS; then event_seq, written_seq and event_lines, whose mask bits follow. */
+const ROW_FIELDS = FIELDS.indexOf("eventSeq")
+const EVENT_SEQ = 1 << ROW_FIELDS
+const WRITTEN_SEQ = 1 << FIELDS.indexOf("writtenSeq")
+const EVENT_LINES = 1 << FIELDS.indexOf("eventLines")
+
 const byEligible = (a: ScheduleRow, b: ScheduleRow) => eligibleAt(a) - eligibleAt(b) || (a.id < b.id ? -1 : 1)
 
 /**
@@ -185,7 +199,7 @@ export class ScheduleStore {
    */
   private write(writes: readonly Write[]): void {
     const inserts: StoredRow[] = []
-    const updates: Array<readonly [StoredRow, StoredRow]> = []
+    const updates: Update[] = []
     const finished = new Map<number, string[]>()
     for (const { before, change, now } of writes) {
       const { row, events } = change
@@ -206,11 +220,8 @@ export class ScheduleStore {
       if (change.removed) {
         this.exec("DELETE FROM schedules WHERE id = ?", row.id)
         this.feed.remember(row.id, eventLines, eventSeq as number)
-      } else {
-        const after: StoredRow = { ...row, eventLines, eventSeq, writtenSeq: this.ledger.seq }
-        if (stored) updates.push([stored, after])
-        else inserts.push(after)
-      }
+      } else if (stored) updates.push({ stored, row, eventLines, eventSeq })
+      else inserts.push({ ...row, eventLines, eventSeq, writtenSeq: this.ledger.seq })
     }
     for (const row of inserts) this.put(row)
     this.updateMany(updates)
@@ -218,26 +229,41 @@ export class ScheduleStore {
   }
 
   /**
-   * Writes the changed columns of each (stored, after) pair; the rows that change the same columns
+   * Writes the changed columns of each row against the row as stored; the rows that change the same columns
    * share a statement (one per MAX_BINDINGS values), their values as a VALUES list.
    */
-  private updateMany(pairs: ReadonlyArray<readonly [StoredRow, StoredRow]>): void {
+  private updateMany(updates: readonly Update[]): void {
     // Per row only a mask of its changed fields and its values, pushed flat: no string, object or array per row.
     const groups = new Map<number, { fields: Field[]; values: SqlStorageValue[] }>()
-    for (const [before, after] of pairs) {
+    const writtenSeq = this.ledger.seq
+    for (const update of updates) {
+      const { stored, row } = update
       let mask = 0
-      for (let i = 0; i < FIELDS.length; i++) {
+      for (let i = 0; i < ROW_FIELDS; i++) {
         const field = FIELDS[i] as Field
-        if (before[field] !== after[field]) mask |= 1 << i
+        if (stored[field] !== (row as StoredRow)[field]) mask |= 1 << i
       }
+      if (stored.eventSeq !== update.eventSeq) mask |= EVENT_SEQ
+      if (stored.writtenSeq !== writtenSeq) mask |= WRITTEN_SEQ
+      if (stored.eventLines !== update.eventLines) mask |= EVENT_LINES
       if (mask === 0) continue
       let group = groups.get(mask)
       if (!group) {
         group = { fields: FIELDS.filter((_, i) => mask & (1 << i)), values: [] }
         groups.set(mask, group)
       }
-      group.values.push(before.id)
-      for (const field of group.fields) group.values.push(after[field] as SqlStorageValue)
+      group.values.push(stored.id)
+      for (const field of group.fields) {
+        group.values.push(
+          (field === "eventSeq"
+            ? update.eventSeq
+            : field === "writtenSeq"
+              ? writtenSeq
+              : field === "eventLines"
+                ? update.eventLines
+                : row[field]) as SqlStorageValue,
+        )
+      }
     }
     for (const [mask, { fields, values }] of groups) {
       const width = fields.length + 1
