@@ -59,8 +59,9 @@ describe("job-failed judges the watched runs as committed", () => {
     await at(t + 2 * MINUTE)
     await at(t + 3 * MINUTE)
     expect(notices().map((n) => [n.status, n.openedAt])).toEqual([
-      ["firing", t + 2 * MINUTE],
-      ["resolved", t + 2 * MINUTE],
+      // Opened at the database's now: a second past the alerts job's slot (the claim's clock).
+      ["firing", t + 2 * MINUTE + 1_000],
+      ["resolved", t + 2 * MINUTE + 1_000],
     ])
   })
 })
@@ -84,7 +85,7 @@ describe("a notice a person acts on", () => {
       cause: firing?.summary,
       check: RUNBOOK["job-failed"],
       link: `https://ops.example.com/admin#job=${job.name}`,
-      openedAt: t + MINUTE,
+      openedAt: t + MINUTE + 1_000,
       resolvedAt: null,
     })
     // The resolved notice says what resolved it, not the firing text again; what opened it stays its cause.
