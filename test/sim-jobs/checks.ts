@@ -177,7 +177,7 @@ export async function checkHistory(world: World, job: number): Promise<Violation
       if (slot >= hour.hour && slot < hour.hour + 3_600_000) counts[outcome] = (counts[outcome] ?? 0) + 1
     }
     for (let slot = hour.hour; slot < hour.hour + 3_600_000; slot += MINUTE) {
-      if (!model.names(slot) || known === null || slot < known || slot > now - MINUTE) continue
+      if (!model.names(slot) || (known !== null && slot < known) || slot > now - MINUTE) continue
       const status = model.status(slot, now)
       if (status === "missed" || status === "paused") counts[status] = (counts[status] ?? 0) + 1
     }

@@ -41,18 +41,26 @@ export class JobModel {
   claim(slot: number, at: number, fault: Fault, heartbeat: boolean): Claim {
     if (heartbeat && this.paused()) return { fate: "skipped", reason: "paused" }
     if (fault === "fail") return { fate: "skipped", reason: "claim failed" }
+    const claim = this.decide(slot, at)
+    if (claim.fate === "won") {
+      this.lastSlot = slot
+      this.claimed.add(slot)
+      this.leaseUntil = at + this.leaseMs
+      this.holder = true
+    }
+    if (fault !== "late") return claim
+    // An answer past the deadline is given up whatever it says; one that won is released at once and recorded as skipped.
+    if (claim.fate === "won") this.settle(slot, "skipped", "ok")
+    return { fate: "skipped", reason: "claim timed out" }
+  }
+
+  /** The claim statement's verdict: a newer slot than any taken, the lease free, not ahead of the database. */
+  private decide(slot: number, at: number): Claim {
     // A slot no claim ever took, refused because a later one was: nothing ran it, so its line must say so.
     if (slot <= this.lastSlot) return this.claimed.has(slot) ? { fate: "taken" } : { fate: "taken", late: true }
     if (this.leaseUntil !== null && this.leaseUntil >= at) return { fate: "skipped", reason: "lease held" }
     if (slot > at + TOLERANCE) return { fate: "taken" }
-    this.lastSlot = slot
-    this.claimed.add(slot)
-    this.leaseUntil = at + this.leaseMs
-    this.holder = true
-    if (fault !== "late") return { fate: "won" }
-    // It committed, but answered past the deadline: the run gave it up, and its compensating release records it as skipped.
-    this.settle(slot, "skipped", "ok")
-    return { fate: "skipped", reason: "claim timed out" }
+    return { fate: "won" }
   }
 
   /** A won slot's run ended `outcome`; its release committed (ok, late) or not (fail: the lease stays until it ends). */

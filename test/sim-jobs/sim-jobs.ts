@@ -27,7 +27,7 @@ export interface Act {
   session: boolean
 }
 
-export const IDLE: Act = { fail: false, queries: 1, session: false }
+export const IDLE: Act = { fail: false, queries: 0, session: false }
 
 /** What a run's body saw: its queries granted, refused by its invocation's budget, or refused by D1 itself. */
 export interface Executed {

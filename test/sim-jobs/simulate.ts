@@ -6,7 +6,7 @@ import { World } from "./world.ts"
 
 export interface Outcome {
   /** The first broken rule and the step that broke it, with all it broke. */
-  failure?: { at: number; violation: Violation; all: Violation[] }
+  failure?: { at: number; violation: Violation; all: Violation[]; recent: string[] }
   counters: Record<string, number>
   /** How often each tolerated (KNOWN) rule broke. */
   known: Record<string, number>
@@ -20,6 +20,9 @@ export interface SimulateOptions {
   /** Planted faults (sabotage.test.ts): the world before its first step. */
   plant?: (world: World) => void
   trace?: (line: string) => void
+  /** Called every `progressEvery` steps (long runs report how far they got). */
+  progress?: (at: number, counters: Record<string, number>) => void
+  progressEvery?: number
 }
 
 const MINUTE = 60_000
@@ -31,6 +34,7 @@ export async function simulate(plan: Plan, options: SimulateOptions = {}): Promi
   const tolerate = options.tolerate ?? Object.keys(KNOWN)
   const counters: Record<string, number> = {}
   const known: Record<string, number> = {}
+  const recent: string[] = []
   const count = (key: string, n = 1) => {
     counters[key] = (counters[key] ?? 0) + n
   }
@@ -41,26 +45,38 @@ export async function simulate(plan: Plan, options: SimulateOptions = {}): Promi
       const step = plan.steps[at] as Step
       count("steps")
       const violations: Violation[] = []
+      const t0 = performance.now()
       try {
         await play(world, step, count)
       } catch (error) {
         if (!(error instanceof StepError)) throw error
         violations.push(error.violation)
       }
-      options.trace?.(`${at} ${JSON.stringify(step)} -> ${JSON.stringify(world.expected.map((e) => [e.job, e.slot, e.claim]))}`)
+      const line = `${at} @${new Date(world.wall).toISOString()} ${JSON.stringify(step)} -> ${JSON.stringify(world.expected.map((e) => [e.job, new Date(e.slot).toISOString().slice(11, 16), e.claim.fate, "reason" in e.claim ? e.claim.reason : e.outcome]))}`
+      options.trace?.(line)
+      recent.push(line)
+      if (recent.length > 12) recent.shift()
       const touched = new Set(world.expected.map((e) => e.job))
       if ("job" in step) touched.add(step.job)
       const full = at % (options.fullEvery ?? 25) === 0 || at === plan.steps.length - 1
+      const t1 = performance.now()
       violations.push(...checkStep(world, prefix), ...(await checkLeases(world, prefix)))
+      const t2 = performance.now()
       for (const job of full ? world.models.keys() : touched) violations.push(...(await checkHistory(world, job)))
+      const t3 = performance.now()
       if (full) violations.push(...(await checkHealth(world)))
+      count("ms play", t1 - t0)
+      count("ms step+leases", t2 - t1)
+      count("ms history", t3 - t2)
+      count("ms health", performance.now() - t3)
       tally(world, count)
       const failing = violations.filter((violation) => {
         if (!tolerate.includes(violation.rule)) return true
         known[violation.rule] = (known[violation.rule] ?? 0) + 1
         return false
       })
-      if (failing.length) return { failure: { at, violation: failing[0] as Violation, all: failing }, counters, known }
+      if ((at + 1) % (options.progressEvery ?? 1_000) === 0) options.progress?.(at + 1, counters)
+      if (failing.length) return { failure: { at, violation: failing[0] as Violation, all: failing, recent }, counters, known }
     }
     return { counters, known }
   } finally {

@@ -26,7 +26,7 @@ export interface Plan {
   steps: Step[]
 }
 
-const CADENCES = [{ every: 1 }, { every: 1 }, { every: 2 }, { every: 3 }, { every: 5 }, { at: 0 }, { at: 59 }, { at: 17 }]
+const CADENCES = [{ every: 1 }, { every: 1 }, { every: 1 }, { every: 2 }, { every: 3 }, { every: 5 }, { at: 0 }, { at: 59 }]
 
 function faultsOf(random: Random): Fault[] {
   const faults: Fault[] = []
@@ -40,14 +40,14 @@ function faultsOf(random: Random): Fault[] {
 function actsOf(random: Random, jobs: number): Record<number, Act> {
   const acts: Record<number, Act> = {}
   for (let job = 0; job < jobs; job++) {
-    if (!random.chance(0.3)) continue
+    if (!random.chance(0.35)) continue
     acts[job] = {
-      fail: random.chance(0.3),
+      fail: random.chance(0.25),
       queries: random.weighted([
         [0, 2],
-        [3, 3],
-        [15, 2],
-        [45, 1],
+        [2, 3],
+        [12, 2],
+        [45, 2],
       ]),
       session: random.chance(0.3),
     }
@@ -58,7 +58,7 @@ function actsOf(random: Random, jobs: number): Record<number, Act> {
 /** A run of `count` steps from `seed`: the same seed gives the same steps on every machine. */
 export function generate(seed: number, count: number): Plan {
   const random = new Random(seed)
-  const size = random.int(3, 7)
+  const size = random.int(4, 8)
   const cadences = Array.from({ length: size }, () => random.pick(CADENCES))
   const steps: Step[] = []
   const mode = (): CountMode => (random.chance(0.3) ? "statement" : "batch")
