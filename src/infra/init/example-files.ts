@@ -17,8 +17,11 @@ export const hello = Jobs.make({
 	},
 });
 
-/** Every job the heartbeat runs; a name may appear once. */
-export const jobs = Jobs.registry([hello]);
+/**
+ * Every job the heartbeat runs; a name may appear once. The plan is your Workers plan ("free" or "paid"), declared
+ * once: it rides on these jobs into every list built from them, and sets what one heartbeat may do.
+ */
+export const jobs = Jobs.registry([hello], { plan: "free" });
 `
 
 /** The consumers file: none yet (a schedule names one of these; Schedules.consumer declares one). */

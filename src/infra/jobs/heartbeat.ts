@@ -138,6 +138,8 @@ export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) 
   const { cron = HEARTBEAT_CRON, queue: binding, ...deps } = options
   checkCron(cron)
   checkQueue(binding)
+  // Resolved here, when the module loads: a list whose jobs carry different plans throws now, never at a fire.
+  const capacity = capacityOf(jobs)
   return async (controller: ScheduledController, env: SlotwiseEnv, ctx: ExecutionContext): Promise<void> => {
     // Exact text, as Cloudflare passes it: another trigger of the Worker must not run the jobs too.
     if (controller.cron !== cron) {
@@ -152,10 +154,10 @@ export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) 
       const slot = slotOf(controller.scheduledTime)
       const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
       // Each sendBatch call is a subrequest of this invocation.
-      await handOff(due, controller.scheduledTime, queueOf(env, binding), binding, capacityOf(jobs).limits.subrequests)
+      await handOff(due, controller.scheduledTime, queueOf(env, binding), binding, capacity.limits.subrequests)
       return
     }
-    await beat(jobs, controller.scheduledTime, env, { ...deps, waitUntil: ctx.waitUntil.bind(ctx) })
+    await beat(jobs, controller.scheduledTime, env, { ...deps, capacity, waitUntil: ctx.waitUntil.bind(ctx) })
   }
 }
 

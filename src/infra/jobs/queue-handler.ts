@@ -3,7 +3,7 @@ import { describeError, logLine } from "../log.ts"
 import type { Job } from "./definition.ts"
 import { plannedInvocation } from "./invocation.ts"
 import { parseJobMessage } from "./job-message.ts"
-import { capacityOf } from "./registry.ts"
+import { capacityOf, type JobsCapacity } from "./registry.ts"
 import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 
 /** What `Jobs.queue` takes besides the jobs: how long each run's claim and release wait for D1. */
@@ -23,11 +23,11 @@ export async function handleMessages(
   jobs: readonly Job[],
   batch: MessageBatch<unknown>,
   env: SlotwiseEnv,
-  deps: Pick<RunDeps, "waitUntil" | "d1DeadlineMs" | "now"> = {},
+  options: Pick<RunDeps, "waitUntil" | "d1DeadlineMs" | "now"> & { capacity?: JobsCapacity } = {},
 ): Promise<MessageResult[]> {
   const byName = new Map(jobs.map((job) => [job.name, job]))
   // The batch's runs share one invocation: their slots claimed in one statement, their releases group-committed.
-  const capacity = capacityOf(jobs)
+  const { capacity = capacityOf(jobs), ...deps } = options
   const shared = plannedInvocation(env.DB, capacity, deps.d1DeadlineMs ?? D1_DEADLINE_MS, deps.now)
   const results = await Promise.all(
     batch.messages.map(async (message): Promise<MessageResult[]> => {
@@ -78,7 +78,9 @@ export async function handleMessages(
  * ```
  */
 export const queue = (jobs: readonly Job[], options: QueueOptions = {}) => {
+  // Resolved when the module loads: a list whose jobs carry different plans throws now.
+  const capacity = capacityOf(jobs)
   return async (batch: MessageBatch<unknown>, env: SlotwiseEnv, ctx: ExecutionContext): Promise<void> => {
-    await handleMessages(jobs, batch, env, { ...options, waitUntil: ctx.waitUntil.bind(ctx) })
+    await handleMessages(jobs, batch, env, { ...options, capacity, waitUntil: ctx.waitUntil.bind(ctx) })
   }
 }

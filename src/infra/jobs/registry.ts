@@ -22,6 +22,16 @@ export class JobCapacityError extends Error {
   override name = "JobCapacityError"
 }
 
+/**
+ * Jobs of one list carry different declarations of what an invocation may do (two lists declared with different
+ * plans, spread into one), or a list declares one its jobs contradict: which holds is ambiguous, so the list is
+ * refused when the module loads, naming the field.
+ */
+export class PlanDeclarationError extends Error {
+  /** Always "PlanDeclarationError": the name survives where `instanceof` does not (RPC, bundles). */
+  override name = "PlanDeclarationError"
+}
+
 /** What one heartbeat may take, declared with the list (docs/limits.md, "A heartbeat's capacity"). */
 export interface RegistryOptions {
   /**
@@ -54,6 +64,8 @@ export interface JobsCapacity {
   releaseQueries: number
   /** The Queue binding the excess goes to, or null. */
   overflowQueue: string | null
+  /** What the registry does past capacity with no overflowQueue. */
+  overCapacity: "warn" | "refuse"
 }
 
 /**
@@ -71,18 +83,73 @@ export const UNBOUNDED: JobsCapacity = Object.freeze({
   jobsPerHeartbeat: Number.POSITIVE_INFINITY,
   releaseQueries: Number.POSITIVE_INFINITY,
   overflowQueue: null,
+  overCapacity: "warn",
 })
 
 const declared = new WeakMap<readonly Job[], JobsCapacity>()
 const mostDueOf = new WeakMap<readonly Job[], MostDue>()
 
-/** The capacity declared with `jobs` by `Jobs.registry`; a list it did not check gets the safe default (Workers Free). */
-export const capacityOf = (jobs: readonly Job[]): JobsCapacity => declared.get(jobs) ?? safeDefault()
+const FIELDS = ["plan", "overflowQueue", "overCapacity"] as const
+type Field = (typeof FIELDS)[number]
+/** A job's declarations, field by field, each value under its JSON text (so limits given as objects compare by value). */
+type Declared = Partial<Record<Field, Map<string, unknown>>>
+/**
+ * What each job was declared with: the declaration rides on the jobs themselves, so a list built from them by
+ * spreading, concat or registering again (with Schedules.watchdog) keeps it, never the free plan by default.
+ */
+const declarationsOf = new WeakMap<Job, Declared>()
 
-let fallback: JobsCapacity | undefined
-const safeDefault = () => {
-  fallback ??= capacityFor({})
-  return fallback
+/**
+ * The capacity `jobs` runs with: the one `Jobs.registry` declared for that list, or else the one its jobs carry
+ * (a list spread or concatenated from registered ones); jobs carrying none run on the safe default, Workers
+ * Free. Throws PlanDeclarationError, naming the field, when its jobs carry different declarations.
+ */
+export function capacityOf(jobs: readonly Job[]): JobsCapacity {
+  let capacity = declared.get(jobs)
+  if (capacity === undefined) {
+    capacity = capacityFor(resolved(jobs, {}, "Jobs"))
+    declared.set(jobs, capacity)
+  }
+  return capacity
+}
+
+/** The options that hold for `jobs`: those given, else those their jobs carry; two different values of a field throw. */
+function resolved(jobs: readonly Job[], options: RegistryOptions, caller: string): RegistryOptions {
+  const out: Record<string, unknown> = {}
+  for (const field of FIELDS) {
+    const values = new Map<string, { value: unknown; from: string }>()
+    const given = options[field]
+    if (given !== undefined) values.set(JSON.stringify(given), { value: given, from: "this list's options" })
+    for (const job of jobs) {
+      for (const [text, value] of declarationsOf.get(job)?.[field] ?? []) {
+        if (!values.has(text)) values.set(text, { value, from: `job "${job.name}"` })
+      }
+    }
+    if (values.size > 1) {
+      const seen = [...values].map(([text, { from }]) => `${field}: ${text} (${from})`).join(", ")
+      throw new PlanDeclarationError(
+        `${caller}: the list's jobs were declared with different values of ${field} (${seen}): declare ${field} once, with the list every heartbeat and queue handler is given`,
+      )
+    }
+    const [only] = values.values()
+    if (only !== undefined) out[field] = only.value
+  }
+  return out as RegistryOptions
+}
+
+/** Stamps the fields `options` declares on each of `jobs`. */
+function declare(jobs: readonly Job[], options: RegistryOptions): void {
+  for (const field of FIELDS) {
+    const value = options[field]
+    if (value === undefined) continue
+    for (const job of jobs) {
+      const own = declarationsOf.get(job) ?? {}
+      declarationsOf.set(job, own)
+      const values = own[field] ?? new Map<string, unknown>()
+      own[field] = values
+      values.set(JSON.stringify(value), value)
+    }
+  }
 }
 
 /** The most of `jobs` due in one minute (capacity.ts), computed once a list. */
@@ -99,13 +166,16 @@ export function mostDueIn(jobs: readonly Job[]): MostDue {
  * The one list of jobs; a duplicate name fails at start-up, since both would share one lease. With it, what
  * one heartbeat may take (options.plan, default Workers Free): the registry reads from the crons the most
  * jobs due in one minute and, past what a heartbeat runs, warns (or refuses, `overCapacity: "refuse"`) at
- * load unless an overflowQueue takes the excess.
+ * load unless an overflowQueue takes the excess. The options are declared once: they ride on the jobs, so a
+ * list built from them (spread, concat, registered again with Schedules.watchdog) keeps them; jobs carrying
+ * different values of a field, or options contradicting theirs, throw PlanDeclarationError naming the field.
  *
  * @example
  * ```ts
- * export const jobs = Jobs.registry([closeExpiredTrials, rollUpUsage, Schedules.watchdog])
- * // on Workers Paid, the excess of a minute handed to the Queue bound as JOBS (run by Jobs.queue):
- * export const jobs = Jobs.registry(all, { plan: "paid", overflowQueue: "JOBS" })
+ * // src/jobs.ts: on Workers Paid, the excess of a minute handed to the Queue bound as JOBS (run by Jobs.queue)
+ * export const jobs = Jobs.registry([closeExpiredTrials, rollUpUsage], { plan: "paid", overflowQueue: "JOBS" })
+ * // src/index.ts: the same plan and queue, carried by the jobs
+ * const workerJobs = Jobs.registry([...jobs, Schedules.watchdog])
  * ```
  */
 export function registry(jobs: readonly Job[], options: RegistryOptions = {}): readonly Job[] {
@@ -115,15 +185,16 @@ export function registry(jobs: readonly Job[], options: RegistryOptions = {}): r
       throw new DuplicateJobError(`job "${job.name}" is declared twice in the list given to \`Jobs.registry\``)
     seen.add(job.name)
   }
-  const capacity = capacityFor(options)
+  const capacity = capacityFor(resolved(jobs, options, "Jobs.registry"))
   const list = Object.freeze([...jobs])
   declared.set(list, capacity)
   const most = mostDueIn(list)
   if (most.jobs > capacity.jobsPerHeartbeat && capacity.overflowQueue === null) {
     const text = `up to ${most.jobs} jobs are due in one minute (first at ${most.at} UTC), more than the ${capacity.jobsPerHeartbeat} one heartbeat runs on the ${capacity.plan} plan: declare the plan, or an overflowQueue to take the excess`
-    if (options.overCapacity === "refuse") throw new JobCapacityError(`Jobs.registry: ${text}`)
+    if (capacity.overCapacity === "refuse") throw new JobCapacityError(`Jobs.registry: ${text}`)
     logLine("warn", "jobs.capacity", { mostDue: most.jobs, at: most.at, ...summaryOf(capacity), text })
   }
+  declare(list, options)
   return list
 }
 
@@ -156,5 +227,6 @@ function capacityFor(options: RegistryOptions): JobsCapacity {
     jobsPerHeartbeat: jobsPerHeartbeat(limits),
     releaseQueries: releaseQueries(limits),
     overflowQueue: overflowQueue ?? null,
+    overCapacity: overCapacity ?? "warn",
   }
 }

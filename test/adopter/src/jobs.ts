@@ -11,4 +11,5 @@ export const minutelyReport = Jobs.make({
   },
 })
 
-export const jobs = Jobs.registry([minutelyReport])
+// The Workers plan, declared once: it rides on these jobs into every list built from them (docs/limits.md).
+export const jobs = Jobs.registry([minutelyReport], { plan: "paid" })
