@@ -62,6 +62,8 @@ export class World {
   /** Every job@slot whose body ran, over the whole run. */
   readonly ranEver = new Set<string>()
   readonly twice: string[] = []
+  /** A planted fault (sabotage.test.ts): a line the Worker wrote that never reaches the logs. */
+  drop: (line: Line) => boolean = () => false
   private acts: Record<number, Act> = {}
   private readonly restore: Array<() => void> = []
 
@@ -100,7 +102,8 @@ export class World {
     const capture = (...args: unknown[]) => {
       if (typeof args[0] !== "string") return
       try {
-        this.lines.push(JSON.parse(args[0]))
+        const line = JSON.parse(args[0])
+        if (!this.drop(line)) this.lines.push(line)
       } catch {
         // not a structured line
       }
