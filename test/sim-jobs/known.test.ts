@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest"
+import { KNOWN } from "./known.ts"
+import { simulate } from "./simulate.ts"
+import type { Plan, Step } from "./steps.ts"
+
+/** The smallest runs that break each KNOWN rule: one job every minute, on the free plan. */
+const planOf = (steps: Step[]): Plan => ({ seed: 9_000, plan: "free", cadences: [{ every: 1 }], steps })
+const beat: Step = { op: "beat", skewMs: 0, faults: [], acts: {}, mode: "batch" }
+const tick: Step = { op: "tick", offsetMs: 1_000 }
+
+const repros: Record<string, Step[]> = {
+  // 0.1.0 runs the 00:01 slot; today's heartbeat runs 00:02 and 00:03: the 00:01 slot must read "ran".
+  "history-old-replica": [tick, { op: "old", job: 0, skewMs: 0 }, tick, beat, tick, beat],
+  // The 00:01 slot is handed to the queue; the 00:02 heartbeat runs 00:02; the message then finds 00:01 taken.
+  "late-slot-silent": [tick, { op: "handOff" }, tick, beat, { op: "deliver", count: 1, again: false, faults: [], acts: {}, mode: "batch" }],
+}
+
+describe("what the jobs simulator tolerates is each pinned by its repro", () => {
+  for (const [rule, steps] of Object.entries(repros)) {
+    // it.fails until the fix is merged: then this fails, and the rule leaves KNOWN.
+    it.fails(`[${rule}] ${KNOWN[rule]}: kept`, async () => {
+      const outcome = await simulate(planOf(steps), { tolerate: [] })
+      expect(outcome.failure?.violation).toBeUndefined()
+    })
+    it(`[${rule}] the repro breaks that rule and no other`, async () => {
+      const outcome = await simulate(planOf(steps), { tolerate: [] })
+      expect(outcome.failure?.all.map((violation) => violation.rule)).toEqual([rule])
+    })
+  }
+  it("every tolerated rule has a repro", () => {
+    expect(Object.keys(repros).sort()).toEqual(Object.keys(KNOWN).sort())
+  })
+})
