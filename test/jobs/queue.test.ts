@@ -199,8 +199,8 @@ describe("Jobs.queue, the consumer", () => {
     const results = await handleMessages(jobs, batchOf(bodies), { ...env, DB }, { now: () => at(17, 1, 30) })
     expect(results.map((r) => r.status)).toEqual(jobs.map(() => "ran"))
     expect(counter).toEqual({ queries: 2, refused: 0 })
-    // The same job twice in a batch (two of its slots): its second claim goes after the first answered, refused
-    // while the first run holds the lease, and says so once.
+    // The same job twice in a batch (two of its slots): only its newer slot is claimed (it does what is due as of
+    // it); the older is skipped as taken, said once, with no query of its own beyond the batch's lookup.
     const twice = job(() => {})
     const again = await handleMessages(
       [twice],
@@ -212,8 +212,11 @@ describe("Jobs.queue, the consumer", () => {
       { now: () => at(18, 1, 30) },
     )
     expect(again.map((r) => [r.status, r.reason])).toEqual([
+      ["skipped", "slot taken"],
       ["ran", undefined],
-      ["skipped", "lease held"],
+    ])
+    expect(logs.of("job.run").filter((l) => l.job === twice.name && l.outcome === "skipped")).toEqual([
+      expect.objectContaining({ level: "warn", reason: "slot taken", slot: new Date(at(18, 0)).toISOString() }),
     ])
   })
 

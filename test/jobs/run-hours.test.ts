@@ -59,7 +59,7 @@ describe("the hour row on D1", () => {
     answer()
     await Promise.all(handed)
     expect(hourRowsOf((await rowsOf(job.name)).results)).toEqual([
-      { hour: T0, ran: 0, failed: 0, timed_out: 0, skipped: 1, runs: "0:s:0" },
+      { hour: T0, ran: 0, failed: 0, timed_out: 0, skipped: 1, runs: "0:s:0:c" },
     ])
   })
 

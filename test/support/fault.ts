@@ -82,9 +82,10 @@ export function lateD1(real: D1Database, answerOf: (query: string) => Promise<un
 }
 
 /**
- * Wraps a real D1 binding as one Worker invocation sees D1's limit on queries: each statement run and each
- * batch counts one, and past `limit` D1 refuses the query, as Cloudflare does (50 on Workers Free, 1,000 on
- * Workers Paid). A fresh wrapper is a fresh invocation.
+ * Wraps a real D1 binding as one Worker invocation sees D1's limit on queries: each statement run, each
+ * batch and each exec counts one, through the binding and through any session of it (`withSession()`), and
+ * past `limit` D1 refuses the query, as Cloudflare does (50 on Workers Free, 1,000 on Workers Paid). A fresh
+ * wrapper is a fresh invocation.
  */
 export function limitedD1(real: D1Database, limit: number) {
   const counter = { queries: 0, refused: 0 }
@@ -106,16 +107,22 @@ export function limitedD1(real: D1Database, limit: number) {
     reals.set(proxy, statement)
     return proxy
   }
-  const db = new Proxy(real, {
-    get(target, property) {
-      if (property === "prepare") return (query: string) => counted(target.prepare(query))
-      if (property === "batch") {
-        return (statements: D1PreparedStatement[]) =>
-          take() ? target.batch(statements.map((statement) => reals.get(statement) ?? statement)) : tooMany()
-      }
-      const value = Reflect.get(target, property, target)
-      return typeof value === "function" ? value.bind(target) : value
-    },
-  })
-  return { db, counter }
+  const limited = <T extends object>(binding: T): T =>
+    new Proxy(binding, {
+      get(target, property) {
+        const d1 = target as unknown as D1Database
+        if (property === "prepare") return (query: string) => counted(d1.prepare(query))
+        if (property === "batch") {
+          return (statements: D1PreparedStatement[]) =>
+            take() ? d1.batch(statements.map((statement) => reals.get(statement) ?? statement)) : tooMany()
+        }
+        if (property === "exec") return (query: string) => (take() ? d1.exec(query) : tooMany())
+        if (property === "withSession") {
+          return (constraint?: string) => limited(d1.withSession(constraint as D1SessionConstraint))
+        }
+        const value = Reflect.get(target, property, target)
+        return typeof value === "function" ? value.bind(target) : value
+      },
+    })
+  return { db: limited(real), counter }
 }

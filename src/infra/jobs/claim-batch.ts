@@ -1,6 +1,6 @@
 import { database } from "../db/index.ts"
 import { jsonObjects } from "./json-chunks.ts"
-import { CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, slotClaimsStatement } from "./slot-claim.ts"
+import { CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member, slotClaimsStatement } from "./slot-claim.ts"
 
 /** A slot won: the lease row's last recorded run and folded hour, as the claim answered them. */
 export interface ClaimWon {
@@ -9,15 +9,26 @@ export interface ClaimWon {
   hourStart: number | null
 }
 
-/** A slot refused; `held` when an earlier slot's run still holds the lease (its slot and holder). */
+/**
+ * A slot refused; `held` when an earlier slot's run still holds the lease (its slot and holder); `taken` when a
+ * later slot was claimed first and no run recorded this one (a queue message delivered late, or one behind a
+ * later slot of its job in a queue batch): no run will have it. Neither: another run has (or had) this slot.
+ */
 export interface ClaimRefused {
   won: false
   held?: { slot: number; holder: string }
+  taken?: { slot: number }
 }
 
 export type ClaimAnswer = ClaimWon | ClaimRefused
 
-const HELD_TEXT = "select name, last_slot, holder from jobs_leases where name in (select key from json_each(?))"
+/**
+ * The lease rows of refused claims, by name (its value `{ s }`, the oldest slot refused): with the run history
+ * only where a later slot was claimed, to tell a slot no run had from one another run recorded.
+ */
+const HELD_TEXT = `select l.name, l.last_slot, l.holder,
+  case when l.last_slot > ${member("s", "bigint")} then l.run_history end as run_history
+from json_each(?) as job join jobs_leases as l on l.name = cast(job.key as text)`
 
 /** A row the claim statement gives back: a slot won. */
 interface ClaimRow {
@@ -35,9 +46,10 @@ interface Waiting {
 /**
  * The claims asked in one turn of the event loop, made as one D1 query (ARCHITECTURE.md, "The heartbeat"):
  * the claim statement of slot-claim.ts for all of them, cut where its JSON would pass D1's string limit
- * (json-chunks.ts; the statements of one query share a D1 batch). A job asked twice in a turn (a queue batch holding two of
- * its slots) is asked again in a second query once the first answered. Claims refused are looked up in one
- * more query, only when there are some, to tell a lease an earlier run still holds from a slot already taken.
+ * (json-chunks.ts; the statements of one query share a D1 batch). A job asked for several slots in a turn (a
+ * queue batch's backlog, a redelivered message) claims only its newest: an older one is refused as taken. Claims
+ * refused are looked up in one more query, only when there are some, to tell a lease an earlier run still holds
+ * from a slot another run has, and from one a later slot took with no run of its own.
  */
 export class ClaimBatch {
   private waiting: Waiting[] = []
@@ -66,41 +78,33 @@ export class ClaimBatch {
   }
 
   private async flush(): Promise<void> {
-    let rest = this.waiting
+    const all = this.waiting
     this.waiting = []
-    while (rest.length > 0) {
-      const names = new Set<string>()
-      const round: Waiting[] = []
-      const later: Waiting[] = []
-      for (const waiting of rest) {
-        if (names.has(waiting.entry.name)) later.push(waiting)
-        else {
-          names.add(waiting.entry.name)
-          round.push(waiting)
-        }
-      }
-      await this.claimRound(round)
-      rest = later
+    // One claim a job: its newest slot (which does what is due as of it); an older slot of it is not claimed,
+    // and the same slot twice (a redelivery) is its twin's. So one claim query, whatever the repeats.
+    const newest = new Map<string, Waiting>()
+    for (const waiting of all) {
+      const known = newest.get(waiting.entry.name)
+      if (known === undefined || known.entry.slot < waiting.entry.slot) newest.set(waiting.entry.name, waiting)
     }
-  }
-
-  private async claimRound(round: readonly Waiting[]): Promise<void> {
+    const round = [...newest.values()]
     let rows: Map<string, ClaimRow>
     try {
       rows = await this.claimAll(round.map((waiting) => waiting.entry))
     } catch (error) {
-      for (const waiting of round) waiting.reject(error)
+      for (const waiting of all) waiting.reject(error)
       return
     }
-    const refused = round.filter((waiting) => !rows.has(waiting.entry.name))
+    const behind = all.filter((waiting) => newest.get(waiting.entry.name) !== waiting)
+    const refused = [...round.filter((waiting) => !rows.has(waiting.entry.name)), ...behind]
     const held = refused.length > 0 ? await this.heldOf(refused.map((waiting) => waiting.entry)) : new Map()
-    for (const { entry, resolve } of round) {
-      const row = rows.get(entry.name)
+    for (const waiting of all) {
+      const { entry, resolve } = waiting
+      const row = newest.get(entry.name) === waiting ? rows.get(entry.name) : undefined
       if (row) resolve({ won: true, lastRunSlot: row.last_run_slot ?? null, hourStart: row.hour_start ?? null })
-      else {
-        const holder = held.get(entry.name)
-        resolve(holder ? { won: false, held: holder } : { won: false })
-      }
+      else if (newest.get(entry.name)?.entry.slot === entry.slot && newest.get(entry.name) !== waiting)
+        resolve({ won: false })
+      else resolve(refusal(held.get(entry.name), entry.slot))
     }
   }
 
@@ -121,26 +125,41 @@ export class ClaimBatch {
     return rows
   }
 
-  /** The refused claims whose lease an earlier slot's run holds; a lookup that fails tells nothing (they stay refused). */
-  private async heldOf(entries: readonly ClaimEntry[]): Promise<Map<string, { slot: number; holder: string }>> {
-    const held = new Map<string, { slot: number; holder: string }>()
+  /** The lease rows of the refused claims; a lookup that fails tells nothing (they stay refused). */
+  private async heldOf(entries: readonly ClaimEntry[]): Promise<Map<string, LeaseRow>> {
+    const rows = new Map<string, LeaseRow>()
     try {
-      const names = JSON.stringify(Object.fromEntries(entries.map((entry) => [entry.name, 1])))
-      const { results } = await this.d1.prepare(HELD_TEXT).bind(names).all<{
-        name: string
-        last_slot: number
-        holder: string | null
-      }>()
-      const slots = new Map(entries.map((entry) => [entry.name, entry.slot]))
-      for (const row of results) {
-        const slot = Number(row.last_slot)
-        if (row.holder !== null && slot < (slots.get(row.name) ?? 0)) held.set(row.name, { slot, holder: row.holder })
+      const oldest: Record<string, { s: number }> = {}
+      for (const { name, slot } of entries) {
+        const known = oldest[name]
+        if (known === undefined || slot < known.s) oldest[name] = { s: slot }
       }
+      const { results } = await this.d1.prepare(HELD_TEXT).bind(JSON.stringify(oldest)).all<LeaseRow>()
+      for (const row of results) rows.set(row.name, row)
     } catch {
       // A lookup that failed tells nothing: the claims stay refused, as the claim answered.
     }
-    return held
+    return rows
   }
+}
+
+/** A refused lease row as the lookup reads it. */
+interface LeaseRow {
+  name: string
+  last_slot: number
+  holder: string | null
+  run_history: string | null
+}
+
+/** Why `slot` was refused, from its lease row: held by an earlier slot's run, taken by a later slot with no run of its own, or another run's. */
+function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
+  if (row === undefined) return { won: false }
+  const last = Number(row.last_slot)
+  if (last < slot)
+    return row.holder === null ? { won: false } : { won: false, held: { slot: last, holder: row.holder } }
+  // A run of it recorded (its newest 20 runs): the slot was another run's.
+  if (last === slot || row.run_history?.includes(`{"slot":${slot},`)) return { won: false }
+  return { won: false, taken: { slot: last } }
 }
 
 /** The claim JSON of `entries`, cut where D1's string limit requires (json-chunks.ts). */

@@ -1,5 +1,5 @@
 import type { CronSchedule } from "../cron.ts"
-import { HOUR_MS, type HourOutcome } from "./hour-entry.ts"
+import { HOUR_MS, type HourOutcome, type SkipReason } from "./hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
 
 const DAY_MS = 24 * HOUR_MS
@@ -16,6 +16,8 @@ export interface DaySlot {
   slot: number
   status: DaySlotStatus
   ms: number | null
+  /** Why a skipped slot was skipped, when its entry says (0.2.0 wrote none). */
+  reason?: SkipReason
 }
 
 /**
@@ -30,7 +32,7 @@ export interface DaySlot {
  */
 export function daySlots(
   schedule: CronSchedule,
-  runs: ReadonlyMap<number, { outcome: HourOutcome; ms: number }>,
+  runs: ReadonlyMap<number, { outcome: HourOutcome; ms: number; reason?: SkipReason }>,
   knownSince: number | null,
   lastSlot: number | null,
   now: number,
@@ -41,7 +43,7 @@ export function daySlots(
   for (let hour = day; hour < day + DAY_MS; hour += HOUR_MS) {
     for (const slot of schedule.slotsIn(hour)) {
       const run = runs.get(slot)
-      if (run) slots.push({ slot, status: run.outcome, ms: run.ms })
+      if (run) slots.push({ slot, status: run.outcome, ms: run.ms, ...(run.reason && { reason: run.reason }) })
       else if (slot === lastSlot) slots.push({ slot, status: "claimed", ms: null })
       else if (slot > now - MISSED_AFTER_MS) slots.push({ slot, status: "due", ms: null })
       else if (paused(slot)) slots.push({ slot, status: "paused", ms: null })

@@ -5,7 +5,7 @@ import { describeError, logLine } from "../log.ts"
 import { withinRoom } from "./capacity.ts"
 import type { Job } from "./definition.ts"
 import { handOff, handOffDue, queueOf } from "./hand-off.ts"
-import { plannedInvocation } from "./invocation.ts"
+import { type JobInvocation, plannedInvocation } from "./invocation.ts"
 import { withoutPaused } from "./pauses.ts"
 import { capacityOf, type JobsCapacity } from "./registry.ts"
 import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
@@ -48,11 +48,13 @@ export async function beat(
     const slot = slotOf(scheduledTime)
     // The container passes UNBOUNDED: no Workers plan limits its invocations.
     const { capacity = capacityOf(jobs), ...deps } = options
-    const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
+    // One budget for every D1 query of the invocation: the pause lookup's, the claims', the jobs', the releases'.
+    const shared = plannedInvocation(env.DB, capacity, deps.d1DeadlineMs ?? D1_DEADLINE_MS, deps.now, true)
+    const due = await withoutPaused(database(shared.d1("pause")), dueAt(jobs, slot), slot, logLine)
     const { run, excess } = withinRoom(due, capacity.jobsPerHeartbeat, slot.getTime())
-    const overflow = excess.length > 0 ? overflowTo(excess, slot, env, capacity) : []
-    const shared = plannedInvocation(env.DB, capacity, deps.d1DeadlineMs ?? D1_DEADLINE_MS, deps.now)
+    const overflow = excess.length > 0 ? overflowTo(excess, slot, env, capacity, shared) : []
     const settled = await Promise.allSettled(run.map((job) => runIn(job, slot, { env, ...deps }, shared)))
+    shared.releases.flush()
     if (shared.unwritten > 0) {
       logLine("warn", "jobs.metrics", {
         slot: slot.toISOString(),
@@ -75,13 +77,14 @@ export async function beat(
 
 /**
  * The due jobs a heartbeat has no room for: handed to the declared overflowQueue, or each not run with one
- * error line (`reason: "over capacity"`), as when the queue is missing or refuses them.
+ * error line (`reason: "over capacity"`) and a skipped entry in its history, as when the queue is missing.
  */
 async function overflowTo(
   excess: readonly Job[],
   slot: Date,
   env: SlotwiseEnv,
   capacity: JobsCapacity,
+  shared: JobInvocation,
 ): Promise<Array<{ job: string } & RunResult>> {
   const skipped = (job: Job): { job: string } & RunResult => ({
     job: job.name,
@@ -101,11 +104,20 @@ async function overflowTo(
     }
   }
   const fields = { slot: slot.toISOString(), outcome: "skipped", reason: "over capacity", ...capacityFields(capacity) }
-  return excess.map((job) => {
+  const results = excess.map((job) => {
     const result = skipped(job)
     logLine("error", "job.run", { job: job.name, runId: result.runId, ...fields })
     return result
   })
+  // Each exclusive job's history says so too, written with the runs' releases (flushed once they have ended).
+  await Promise.all(
+    excess
+      .filter((job) => job.exclusive)
+      .map((job) =>
+        shared.releases.skip({ name: job.name, slot: slot.getTime(), reason: "over capacity" }, false, true),
+      ),
+  )
+  return results
 }
 
 const capacityFields = (capacity: JobsCapacity) => ({

@@ -2,7 +2,7 @@ import type { CronSchedule } from "../cron.ts"
 import type { JobLease } from "../db/job-lease.ts"
 import { MINUTE_MS } from "../duration.ts"
 import { type DaySlot, daySlots } from "./day-slots.ts"
-import { entriesOf, HOUR_MS, type HourOutcome } from "./hour-entry.ts"
+import { entriesOf, HOUR_MS, type HourEntry, type HourOutcome } from "./hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
 import { type Pause, pauseHolds } from "./pause.ts"
 
@@ -55,8 +55,13 @@ const floorHour = (ms: number) => ms - (ms % HOUR_MS)
 /** The first hour of the `days` before `now` (the current hour is the last). */
 export const historySince = (now: number, days: number) => floorHour(now) - (days * 24 - 1) * HOUR_MS
 
-/** An hour row's runs, by slot. */
-const runsOf = (row: RunHourRow) => new Map(entriesOf(row.hour, row.runs).map(({ slot, ...run }) => [slot, run]))
+/** An hour row's runs, by slot: a slot's run outranks a skipped entry of it (a late message's, say), so each slot has one. */
+function runsOf(row: RunHourRow) {
+  const runs = new Map<number, Omit<HourEntry, "slot">>()
+  for (const { slot, ...run } of entriesOf(row.hour, row.runs))
+    if (run.outcome !== "skipped" || runs.get(slot) === undefined) runs.set(slot, run)
+  return runs
+}
 
 const median = (sorted: readonly number[]) => {
   const middle = sorted.length >> 1

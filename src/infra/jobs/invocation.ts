@@ -5,7 +5,7 @@ import { recordRun } from "../metrics/index.ts"
 import type { RunMeasure } from "../metrics/measure.ts"
 import { ClaimBatch } from "./claim-batch.ts"
 import { PAUSE_QUERIES } from "./pauses.ts"
-import { budgetedD1, QueryBudget } from "./query-budget.ts"
+import { budgetedD1, QueryBudget, type QueryUse } from "./query-budget.ts"
 import type { JobsCapacity } from "./registry.ts"
 import { ReleaseBatch } from "./release-batch.ts"
 
@@ -23,6 +23,8 @@ export interface JobInvocation {
   readonly unwritten: number
   /** The env the jobs are handed: its DB within the queries the invocation leaves them (query-budget.ts). */
   jobEnv(env: SlotwiseEnv): SlotwiseEnv
+  /** The invocation's D1 for one of slotwise's own uses, each query counted in the one budget (query-budget.ts). */
+  d1(use: Exclude<QueryUse, "job">): D1Database
   /**
    * `work`, or TIMED_OUT (after `onTimeout`) once `ms` passed: the runs that wait the same time from the same
    * moment share one timer (a Worker may hold 10,000 at once; a heartbeat of 10,000 runs would need 20,000).
@@ -37,12 +39,10 @@ export interface InvocationOptions {
   deadlineMs: number
   /** The group-commit window (release-batch.ts). */
   windowMs?: number
-  /** The D1 queries the invocation's releases may make at most. */
-  maxReleaseBatches?: number
   /** The Analytics Engine data points the invocation may write. */
   points?: number
-  /** The D1 queries the invocation's jobs may make, and the plan that sets them. */
-  jobQueries?: { total: number; plan: string }
+  /** Every D1 query the invocation may make (its plan's), and the room it keeps for slotwise's own; unset, no limit. */
+  queries?: QueryBudget
   /** Wait a turn to claim with the runs started together (a heartbeat's, a queue batch's); unset, a claim goes at once. */
   gather?: boolean
 }
@@ -51,7 +51,14 @@ export interface InvocationOptions {
 export function jobInvocation(d1: D1Database, options: InvocationOptions): JobInvocation {
   let points = options.points ?? Number.POSITIVE_INFINITY
   let unwritten = 0
-  const budget = options.jobQueries && new QueryBudget(options.jobQueries.total, options.jobQueries.plan)
+  const budget = options.queries
+  const counted = (use: QueryUse) => (db: D1Database) => (budget && db ? budgetedD1(db, () => budget.take(use)) : db)
+  const uses = new Map<QueryUse, D1Database>()
+  const d1Of = (use: Exclude<QueryUse, "job">) => {
+    const db = uses.get(use) ?? counted(use)(d1)
+    uses.set(use, db)
+    return db
+  }
   let handed: { env: SlotwiseEnv; jobs: SlotwiseEnv } | undefined
   // By the moment a wait starts (a Worker's clock stands still between I/O): one Deadlines each, one timer a length.
   const deadlines = new Map<number, Deadlines>()
@@ -67,14 +74,15 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
     },
     jobEnv(env) {
       if (budget === undefined || env.DB === undefined) return env
-      if (handed?.env !== env) handed = { env, jobs: { ...env, DB: budgetedD1(env.DB, budget) } }
+      if (handed?.env !== env) handed = { env, jobs: { ...env, DB: counted("job")(env.DB) } }
       return handed.jobs
     },
-    claims: new ClaimBatch(d1, options.now, options.gather ?? false),
-    releases: new ReleaseBatch(d1, {
+    d1: d1Of,
+    claims: new ClaimBatch(d1Of("claim"), options.now, options.gather ?? false),
+    releases: new ReleaseBatch(d1Of("release"), {
       deadlineMs: options.deadlineMs,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
-      ...(options.maxReleaseBatches === undefined ? {} : { maxBatches: options.maxReleaseBatches }),
+      ...(budget ? { room: () => budget.room("release") } : {}),
       ...(options.now === undefined ? {} : { now: options.now }),
     }),
     record(env, measure) {
@@ -91,26 +99,28 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
 }
 
 /**
- * The invocation of a heartbeat or a queue batch, within the list's declared plan: its releases' queries and
- * points, and its jobs' queries (the plan's, less the heartbeat's pause lookup, CLAIM_QUERIES and the releases').
+ * The invocation of a heartbeat or a queue batch, within the list's declared plan: one budget of the plan's D1
+ * queries, of which the pause lookup (a heartbeat's), CLAIM_QUERIES and the releases' share are kept for
+ * slotwise (query-budget.ts), and the Analytics Engine points.
  */
 export const plannedInvocation = (
   d1: D1Database,
   capacity: Pick<JobsCapacity, "releaseQueries" | "limits" | "plan">,
   deadlineMs: number,
   now: (() => number) | undefined,
+  pauseLookup = false,
 ): JobInvocation =>
   jobInvocation(d1, {
     deadlineMs,
-    maxReleaseBatches: capacity.releaseQueries,
     points: capacity.limits.analyticsPoints,
     gather: true,
     ...(Number.isFinite(capacity.limits.d1Queries)
       ? {
-          jobQueries: {
-            total: Math.max(0, capacity.limits.d1Queries - PAUSE_QUERIES - CLAIM_QUERIES - capacity.releaseQueries),
-            plan: capacity.plan,
-          },
+          queries: new QueryBudget(capacity.limits.d1Queries, capacity.plan, {
+            pause: pauseLookup ? PAUSE_QUERIES : 0,
+            claim: CLAIM_QUERIES,
+            release: capacity.releaseQueries,
+          }),
         }
       : {}),
     ...(now === undefined ? {} : { now }),

@@ -4,26 +4,52 @@ export class D1QueryBudgetError extends Error {
   override name = "D1QueryBudgetError"
 }
 
-/** The D1 queries the jobs of one invocation may still make (a D1 batch is one, as D1 counts them). */
+/** Who makes a query of an invocation: its jobs, or slotwise (the pause lookup, the claims, the releases). */
+export type QueryUse = "job" | "pause" | "claim" | "release"
+
+/** The queries slotwise keeps for its own uses out of an invocation's: nothing else can take them. */
+export type QueryReserve = Record<Exclude<QueryUse, "job">, number>
+
+/**
+ * Every D1 query of one invocation, as D1 counts them (a statement run, a batch, an exec, through the binding
+ * or a session of it): one budget, the plan's. slotwise's own uses each keep a reserve that nothing else can
+ * take; past its reserve a use may take from the queries nobody reserved, which the jobs share. So the jobs can
+ * never take what the releases need, and a release never waits while queries are left that no one reserved.
+ */
 export class QueryBudget {
   private left: number
+  private readonly reserve: QueryReserve
   private readonly total: number
   private readonly plan: string
 
-  constructor(total: number, plan: string) {
-    this.left = total
+  constructor(total: number, plan: string, reserve: QueryReserve) {
     this.total = total
+    this.left = total
     this.plan = plan
+    this.reserve = { ...reserve }
   }
 
-  /** Takes one query: undefined, or past the budget the D1QueryBudgetError naming the limit. */
-  take(): D1QueryBudgetError | undefined {
-    if (this.left <= 0) {
+  private get reserved(): number {
+    return this.reserve.pause + this.reserve.claim + this.reserve.release
+  }
+
+  /** The queries `use` may still make: its reserve and the queries nobody reserved. */
+  room(use: QueryUse): number {
+    const free = Math.max(0, this.left - this.reserved)
+    return use === "job" ? free : Math.min(this.left, this.reserve[use] + free)
+  }
+
+  /** Takes one query for `use`: undefined, or past its room the D1QueryBudgetError naming the limit. */
+  take(use: QueryUse): D1QueryBudgetError | undefined {
+    if (this.room(use) <= 0) {
       return new D1QueryBudgetError(
-        `D1: this invocation's jobs have made their ${this.total} queries (the ${this.plan} plan's limit, less what slotwise keeps to claim and record their runs)`,
+        use === "job"
+          ? `D1: this invocation's jobs have made every query they may (the ${this.plan} plan's ${this.total}, less what slotwise keeps to claim and record their runs)`
+          : `D1: this invocation's ${this.total} queries (the ${this.plan} plan's limit) are spent: slotwise's ${use} is not sent`,
       )
     }
     this.left--
+    if (use !== "job" && this.reserve[use] > 0) this.reserve[use]--
     return undefined
   }
 }
@@ -31,23 +57,25 @@ export class QueryBudget {
 const QUERIES = new Set<PropertyKey>(["run", "all", "first", "raw"])
 
 /**
- * `d1` as an invocation's jobs are handed it: each query (a statement run, a batch, an exec) takes one from
- * `budget`, and past it is refused with D1QueryBudgetError before it reaches D1, so the queries the runs'
- * releases need are always left. Statements keep their own: a batch is given D1's.
+ * `d1` (a binding or a session of it) with each query it makes taken from `take` first (a statement run, a
+ * batch, an exec, and those of every session it opens): a query refused is rejected with D1QueryBudgetError
+ * before it reaches D1. Statements keep their own: a batch is given D1's.
  */
-export function budgetedD1(d1: D1Database, budget: QueryBudget): D1Database {
+export function budgetedD1<T extends object>(d1: T, take: () => D1QueryBudgetError | undefined): T {
   const reals = new WeakMap<object, D1PreparedStatement>()
+  const gated =
+    <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      const refused = take()
+      return refused ? Promise.reject(refused) : run(...args)
+    }
   const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(statement, {
       get(target, property) {
         const value = Reflect.get(target, property, target)
         if (typeof value !== "function") return value
         if (property === "bind") return (...args: unknown[]) => counted(value.apply(target, args))
-        if (!QUERIES.has(property)) return value.bind(target)
-        return (...args: unknown[]) => {
-          const refused = budget.take()
-          return refused ? Promise.reject(refused) : value.apply(target, args)
-        }
+        return QUERIES.has(property) ? gated((...args: unknown[]) => value.apply(target, args)) : value.bind(target)
       },
     })
     reals.set(proxy, statement)
@@ -55,20 +83,14 @@ export function budgetedD1(d1: D1Database, budget: QueryBudget): D1Database {
   }
   return new Proxy(d1, {
     get(target, property) {
-      if (property === "prepare") return (query: string) => counted(target.prepare(query))
-      if (property === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          const refused = budget.take()
-          if (refused) return Promise.reject(refused)
-          return target.batch(statements.map((statement) => reals.get(statement) ?? statement))
-        }
-      }
-      if (property === "exec") {
-        return (query: string) => {
-          const refused = budget.take()
-          return refused ? Promise.reject(refused) : target.exec(query)
-        }
-      }
+      const binding = target as unknown as D1Database
+      if (property === "prepare") return (query: string) => counted(binding.prepare(query))
+      if (property === "batch")
+        return gated((statements: D1PreparedStatement[]) => binding.batch(statements.map((s) => reals.get(s) ?? s)))
+      if (property === "exec") return gated((query: string) => binding.exec(query))
+      // A session is the same database and the same invocation: its queries count as the binding's.
+      if (property === "withSession")
+        return (constraint?: D1SessionConstraint) => budgetedD1(binding.withSession(constraint), take)
       const value = Reflect.get(target, property, target)
       return typeof value === "function" ? value.bind(target) : value
     },

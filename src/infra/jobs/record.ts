@@ -51,8 +51,14 @@ export interface RunEnding {
   summary: string | null
 }
 
-export const cutError = (error: string): string =>
-  error.length > RUN_ERROR_MAX ? `${error.slice(0, RUN_ERROR_MAX - 1)}…` : error
+/**
+ * A run's error as its record keeps it: cut to RUN_ERROR_MAX, each NUL replaced by U+FFFD (PostgreSQL refuses a
+ * NUL in text, and one refused statement would leave every run of its release batch unrecorded).
+ */
+export const cutError = (error: string): string => {
+  const text = error.replaceAll("\0", "\uFFFD")
+  return text.length > RUN_ERROR_MAX ? `${text.slice(0, RUN_ERROR_MAX - 1)}…` : text
+}
 
 /**
  * The summary a run reports, as the JSON text its release stores: a plain JSON object of at most

@@ -1,4 +1,3 @@
-import { database } from "../db/index.ts"
 import { TIMED_OUT } from "../deadline.ts"
 import { type SlotwiseEnv, workerEnv } from "../env.ts"
 import { describeError, logger, logLine } from "../log.ts"
@@ -8,7 +7,6 @@ import type { ClaimAnswer, ClaimWon } from "./claim-batch.ts"
 import type { Job, JobContext } from "./definition.ts"
 import { missedBetween } from "./history.ts"
 import { type JobInvocation, jobInvocation } from "./invocation.ts"
-import { releaseSlot } from "./lease.ts"
 import { cutError, encodeSummary, type RunOutcome, type RunRecord } from "./record.ts"
 import { slotOf } from "./slot.ts"
 
@@ -55,6 +53,12 @@ export class JobTimeoutError extends Error {
 
 /** How long a claim or release waits for D1 before the run gives up on it (never retried). */
 export const D1_DEADLINE_MS = 5_000
+/** The longest a D1 query runs (Cloudflare's limit): a late claim's answer is not awaited past it. */
+export const D1_QUERY_MAX_MS = 30_000
+
+/** A run whose release found its lease another's: it ran, and nothing recorded it. */
+const NOT_HELD =
+  "not recorded: its lease was no longer this run's (it expired and a later slot was claimed, or an operator released it and a later slot was claimed)"
 
 /**
  * The one boundary around a job: claim the slot if exclusive, run under the timeout,
@@ -142,6 +146,7 @@ async function attempt(
   }
 
   let claimed: ClaimWon | undefined
+  let leaseEndsAt = Number.POSITIVE_INFINITY
   if (job.exclusive) {
     // The database's clock referees the claim; a test's injected clock stands in for it.
     const claiming = shared.claims.claim({ name: job.name, slot: slot.getTime(), leaseMs: job.leaseMs, holder: runId })
@@ -155,18 +160,32 @@ async function attempt(
       return finish("skipped", { error: describeError(error) }, "claim failed")
     }
     if (answer === TIMED_OUT) {
-      // The claim may still commit: once it answers that it did, end that lease, so the next slot is not refused.
-      const skipped = { skipped: { slot: slot.getTime(), at: now() } }
-      const release = claiming
-        .then(
-          (late) => late.won && shared.within(releaseSlot(database(deps.env.DB), job.name, runId, skipped), deadline),
+      // The claim may still commit: once it answers that it did, its lease is ended and its slot recorded as
+      // skipped with the invocation's releases (within their room), so the next slot is not refused.
+      shared.releases.opened()
+      const late = { name: job.name, slot: slot.getTime(), reason: "claim timed out" as const, holder: runId }
+      const release = shared
+        .within(claiming, D1_QUERY_MAX_MS)
+        .then((answered) =>
+          answered !== TIMED_OUT && answered.won ? shared.releases.skip(late, true) : shared.releases.closed(),
         )
-        .catch(() => {})
+        .catch(() => shared.releases.closed())
       deps.waitUntil?.(release)
       return finish("skipped", { deadlineMs: deadline }, "claim timed out")
     }
     if (!answer.won) {
       const ms = Math.max(0, now() - started)
+      if (answer.taken) {
+        // A later slot was claimed first and no run recorded this one: no run will have it. Said once, here.
+        logLine("warn", "job.run", {
+          ...fields,
+          outcome: "skipped",
+          reason: "slot taken",
+          takenBy: { slot: new Date(answer.taken.slot).toISOString() },
+        })
+        await shared.releases.skip({ name: job.name, slot: slot.getTime(), reason: "slot taken" })
+        return { status: "skipped", runId, ms, reason: "slot taken" }
+      }
       // Another run owns this slot (or already ran it): do nothing, log nothing.
       if (!answer.held) return { status: "skipped", runId, ms, reason: "slot taken" }
       // An earlier slot's run still holds the lease (running long, or its release failed): said once, here.
@@ -176,9 +195,11 @@ async function attempt(
         reason: "lease held",
         heldBy: { slot: new Date(answer.held.slot).toISOString(), runId: answer.held.holder },
       })
+      await shared.releases.skip({ name: job.name, slot: slot.getTime(), reason: "lease held" })
       return { status: "skipped", runId, ms, reason: "lease held" }
     }
     claimed = answer
+    leaseEndsAt = Date.now() + job.leaseMs
     shared.releases.opened()
   }
 
@@ -203,15 +224,13 @@ async function attempt(
       finishedAt,
       error: errorOf(job, outcome),
     }
-    const ended = await shared.releases.release({
-      name: job.name,
-      holder: runId,
-      record,
-      summary: outcome.summary,
-      hourStart: claimed.hourStart,
-    })
+    const ended = await shared.releases.release(
+      { name: job.name, holder: runId, record, summary: outcome.summary, hourStart: claimed.hourStart },
+      leaseEndsAt,
+    )
     // A failed release leaves the lease to expire by itself at timeout + 1 minute; last_slot already guards the slot.
     if ("error" in ended) releaseError = ended.error
+    else if (!ended.released) releaseError = NOT_HELD
     missed = missedBetween(job.schedule, claimed.lastRunSlot, record.slot)
   }
   return finish(
@@ -219,7 +238,9 @@ async function attempt(
     {
       ...(outcome.status === "failed" ? { error: describeError(outcome.error) } : {}),
       // The run ran but is not recorded, and its lease is held until it expires: an error line, not the run's info.
-      ...(releaseError === undefined ? {} : { releaseError, leaseHeldUntilExpiry: true }),
+      ...(releaseError === undefined
+        ? {}
+        : { recorded: false, releaseError, ...(releaseError === NOT_HELD ? {} : { leaseHeldUntilExpiry: true }) }),
     },
     undefined,
     ms,

@@ -41,7 +41,7 @@ const DATABASE_NOW_TEXT = "cast(round(unixepoch('now', 'subsec') * 1000) as bigi
 export const DATABASE_NOW: SQL = sql.raw(DATABASE_NOW_TEXT)
 
 /** A member of a claim entry's JSON, as SQL: json_extract is SQLite's, and the twin of migration 0009 PostgreSQL's. */
-const member = (key: string, type: "bigint" | "text") => `cast(json_extract(job.value, '$.${key}') as ${type})`
+export const member = (key: string, type: "bigint" | "text") => `cast(json_extract(job.value, '$.${key}') as ${type})`
 
 /**
  * ARCHITECTURE.md, "A slot's claim and release", written once: the claim of any number of jobs' slots as

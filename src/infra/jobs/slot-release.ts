@@ -1,4 +1,4 @@
-import { entryText, HOUR_MS } from "./hour-entry.ts"
+import { entryText, HOUR_MS, type SkipReason } from "./hour-entry.ts"
 import { RUN_HISTORY_LENGTH, type RunRecord } from "./record.ts"
 
 /** How long a job's hourly history is kept: rows are bounded by jobs x 24 x 30. */
@@ -20,6 +20,17 @@ export interface RunRelease {
    * so the release flushes whatever the row holds.
    */
   hourStart?: number | null
+}
+
+/**
+ * A due slot that no run of this invocation recorded, skipped with its reason: its hour gets a skipped entry.
+ * With `holder`, the lease its claim took (a claim that answered too late) is ended too, guarded by it.
+ */
+export interface SlotSkip {
+  name: string
+  slot: number
+  reason: SkipReason
+  holder?: string
 }
 
 /** A statement as D1's prepare and bind take it. */
@@ -95,6 +106,20 @@ on conflict (job, hour) do update set
 /** FLUSH_TEXT's values: the name, the holder, the slot and its hour. */
 const FLUSH_VALUES = 4
 
+/**
+ * A skipped slot added to its hour row in jobs_run_hours (an upsert: one more skipped, the entry appended, at
+ * most ENTRIES_MAX). The reader folds the lease row's hour in, so its current hour may be written here too.
+ */
+export const SKIP_TEXT = `insert into jobs_run_hours (job, hour, ran, failed, timed_out, skipped, max_ms, runs)
+values (?1, cast(?2 as bigint), 0, 0, 0, 1, 0, cast(?3 as text))
+on conflict (job, hour) do update set skipped = jobs_run_hours.skipped + 1,
+  runs = case when ${hourEntries("jobs_run_hours.runs")} >= ${ENTRIES_MAX} then jobs_run_hours.runs
+    else jobs_run_hours.runs || ',' || excluded.runs end`
+
+/** A late claim's lease ended, if its holder still holds it (`last_slot` stays). */
+export const END_LEASE_TEXT = `update jobs_leases set lease_until = null, lease_ms = null, holder = null
+where name = ?1 and holder = cast(?2 as text)`
+
 /** The oldest few hours past RUN_HOURS_KEPT_MS, deleted through the hour index: `?` the cutoff, `?` how many. */
 export const SWEEP_TEXT = `delete from jobs_run_hours where (job, hour) in
   (select job, hour from jobs_run_hours where hour < ? order by hour limit ?)`
@@ -115,13 +140,25 @@ const flushes = ({ hourStart, record }: RunRelease) =>
   hourStart === undefined || (hourStart !== null && hourStart !== hourOf(record.slot))
 
 /**
- * The statements one batch runs for `releases`: each run's release, and, only for a run that ends its lease
- * row's hour, its flush before it, with one sweep of as many hours past 30 days after them. `now` is the
- * sweep's clock.
+ * The statements one batch runs for `releases` and `skips`: each skipped slot's entry (and a late claim's lease
+ * ended), each run's release, and, only for a run that ends its lease row's hour, its flush before it, with one
+ * sweep of as many hours past 30 days after them. `now` is the sweep's clock.
  */
-export function releaseStatements(releases: readonly RunRelease[], now: number): BoundText[] {
+export function releaseStatements(
+  releases: readonly RunRelease[],
+  now: number,
+  skips: readonly SlotSkip[] = [],
+): BoundText[] {
   const statements: BoundText[] = []
   let ending = 0
+  for (const { name, slot, reason, holder } of skips) {
+    if (holder !== undefined) statements.push({ text: END_LEASE_TEXT, values: [name, holder] })
+    ending++
+    statements.push({
+      text: SKIP_TEXT,
+      values: [name, hourOf(slot), entryText({ slot, outcome: "skipped", ms: 0, reason })],
+    })
+  }
   for (const release of releases) {
     const values = releaseValues(release)
     if (flushes(release)) {
