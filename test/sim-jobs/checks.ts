@@ -32,7 +32,8 @@ function lineOf(world: World, e: Expected): string | undefined {
   if (claim.fate === "skipped") {
     if (e.old) return undefined
     if (claim.reason === "paused") return `${head}|info|paused`
-    return `${head}|${claim.reason === "lease held" ? "warn" : "error"}|skipped|${claim.reason}`
+    const warn = claim.reason === "lease held" || claim.reason === "slot taken"
+    return `${head}|${warn ? "warn" : "error"}|skipped|${claim.reason}`
   }
   const unrecorded = e.release !== "ok"
   const level = e.outcome === "ran" && !unrecorded ? "info" : "error"
@@ -50,15 +51,15 @@ const lineKey = (line: Line) => {
 export function checkStep(world: World, prefix: string): Violation[] {
   const violations: Violation[] = []
   const ours = world.lines.filter((line) => typeof line.job === "string" && line.job.startsWith(prefix))
-  const runLines = ours.filter((line) => line.message === "job.run")
-  // A late slot (a message after a later slot ran) must say what became of it, in a line of its own.
-  const late = world.expected.filter((e) => e.claim.fate === "taken" && e.claim.late && !e.old)
-  const lateKeys = new Set(late.map((e) => `${(world.jobs[e.job] as Job).name}|${iso(e.slot)}`))
-  for (const key of lateKeys) {
-    if (!runLines.some((line) => `${line.job}|${line.slot}` === key))
-      violations.push({ rule: "late-slot-silent", message: `${key}: refused as taken by a later slot, and no line says so` })
+  // A slot a run already had (ran, or gave up on a late claim) refused again as "slot taken": a second line and entry.
+  const again = (line: Line) => {
+    if (line.message !== "job.run" || line.reason !== "slot taken") return false
+    const model = world.models[world.indexOf(line.job as string)]
+    return model?.claimed.has(Date.parse(line.slot as string)) ?? false
   }
-  const got = runLines.filter((line) => !lateKeys.has(`${line.job}|${line.slot}`)).map(lineKey)
+  for (const line of ours.filter(again))
+    violations.push({ rule: "slot-taken-again", message: `${line.job}@${line.slot}: a slot a run had, said taken again` })
+  const got = ours.filter((line) => line.message === "job.run" && !again(line)).map(lineKey)
   const want = world.expected.map((e) => lineOf(world, e)).filter((key): key is string => key !== undefined)
   if (!same(want, got)) violations.push({ rule: "log-lines", message: `job.run lines: ${diff(want, got)}` })
   const failures = world.lines.filter((line) => line.message === "heartbeat failed" || line.message === "job.message")

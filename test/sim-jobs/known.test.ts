@@ -11,9 +11,26 @@ const tick: Step = { op: "tick", offsetMs: 1_000 }
 const repros: Record<string, Step[]> = {
   // 0.1.0 runs the 00:01 slot; today's heartbeat runs 00:02 and 00:03: the 00:01 slot must read "ran".
   "history-old-replica": [tick, { op: "old", job: 0, skewMs: 0 }, tick, beat, tick, beat],
-  // The 00:01 slot is handed to the queue; the 00:02 heartbeat runs 00:02; the message then finds 00:01 taken.
-  "late-slot-silent": [tick, { op: "handOff" }, tick, beat, { op: "deliver", count: 1, again: false, faults: [], acts: {}, mode: "batch" }],
+  // The 00:01 claim answers late (its slot recorded skipped); 00:02 runs; a replica 60 s behind asks for 00:01 again.
+  "slot-taken-again": [
+    tick,
+    { ...beat, faults: [{ target: "claim", kind: "late" }] },
+    tick,
+    beat,
+    { ...beat, skewMs: -60_000 },
+  ],
 }
+
+describe("fixed on i45: a late message's slot", () => {
+  // The 00:01 slot is handed to the queue; the 00:02 heartbeat runs 00:02; the message then finds 00:01 taken,
+  // and says so once, with one skipped entry in the history.
+  it("is said taken, once, with its history entry", async () => {
+    const deliver: Step = { op: "deliver", count: 1, again: false, faults: [], acts: {}, mode: "batch" }
+    const outcome = await simulate(planOf([tick, { op: "handOff" }, tick, beat, deliver, tick, beat]), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["slot taken"]).toBe(1)
+  })
+})
 
 describe("what the jobs simulator tolerates is each pinned by its repro", () => {
   for (const [rule, steps] of Object.entries(repros)) {

@@ -4,5 +4,6 @@
  */
 export const KNOWN: Record<string, string> = {
   "history-old-replica": "a 0.1.0 replica's runs write no hour row, so the history shows them as missed (issue 45)",
-  "late-slot-silent": "a slot refused because a later one ran (a late queue message) is lost without a line (issue 45)",
+  "slot-taken-again":
+    "a slot whose run gave up on a late claim (or ran unrecorded) is said taken again, with a second line and entry, when a late message or replica asks for it (i45's refusal reads the run history only)",
 }

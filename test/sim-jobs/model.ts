@@ -8,7 +8,7 @@ export const MINUTE = 60_000
 /** A slot at most this far past the database's clock may be claimed (a replica's clock running ahead). */
 export const TOLERANCE = 10_000
 
-export type Reason = "paused" | "lease held" | "claim failed" | "claim timed out"
+export type Reason = "paused" | "lease held" | "claim failed" | "claim timed out" | "slot taken"
 
 /** What one attempt at a slot became: its claim refused because another run owns the slot, skipped, or won. */
 export type Claim = { fate: "taken"; late?: boolean } | { fate: "skipped"; reason: Reason } | { fate: "won" }
@@ -37,8 +37,11 @@ export class JobModel {
 
   paused = () => this.pauses.some((pause) => pause.to === null)
 
-  /** A claim of `slot` at database time `at`: the heartbeat skips a job paused now before it claims. */
-  claim(slot: number, at: number, fault: Fault, heartbeat: boolean): Claim {
+  /**
+   * A claim of `slot` at database time `at`; `release` is how the invocation's release batch fares, which carries
+   * a skipped slot's history entry too. The heartbeat skips a job paused now before it claims.
+   */
+  claim(slot: number, at: number, fault: Fault, release: Fault, heartbeat: boolean): Claim {
     if (heartbeat && this.paused()) return { fate: "skipped", reason: "paused" }
     if (fault === "fail") return { fate: "skipped", reason: "claim failed" }
     const claim = this.decide(slot, at)
@@ -48,19 +51,30 @@ export class JobModel {
       this.leaseUntil = at + this.leaseMs
       this.holder = true
     }
-    if (fault !== "late") return claim
-    // An answer past the deadline is given up whatever it says; one that won is released at once and recorded as skipped.
-    if (claim.fate === "won") this.settle(slot, "skipped", "ok")
-    return { fate: "skipped", reason: "claim timed out" }
+    if (fault === "late") {
+      // An answer past the deadline is given up whatever it says; one that won is released and recorded as skipped.
+      if (claim.fate === "won") this.settle(slot, "skipped", release)
+      return { fate: "skipped", reason: "claim timed out" }
+    }
+    // A slot refused for a reason of its own (not another run's) has its one history entry: skipped.
+    if (claim.fate === "skipped" || (claim.fate === "taken" && claim.late)) this.skip(slot, release)
+    return claim.fate === "taken" && claim.late ? { fate: "skipped", reason: "slot taken" } : claim
   }
 
   /** The claim statement's verdict: a newer slot than any taken, the lease free, not ahead of the database. */
   private decide(slot: number, at: number): Claim {
-    // A slot no claim ever took, refused because a later one was: nothing ran it, so its line must say so.
+    // A slot no run ever had, refused because a later one was claimed: no run will have it.
     if (slot <= this.lastSlot) return this.claimed.has(slot) ? { fate: "taken" } : { fate: "taken", late: true }
     if (this.leaseUntil !== null && this.leaseUntil >= at) return { fate: "skipped", reason: "lease held" }
     if (slot > at + TOLERANCE) return { fate: "taken" }
     return { fate: "won" }
+  }
+
+  /** A skipped slot's entry, unless its batch failed; a run of the slot outranks it. */
+  private skip(slot: number, release: Fault): void {
+    if (release === "fail" || this.recorded.has(slot)) return
+    this.recorded.set(slot, "skipped")
+    this.firstRecorded = Math.min(this.firstRecorded, slot)
   }
 
   /** A won slot's run ended `outcome`; its release committed (ok, late) or not (fail: the lease stays until it ends). */

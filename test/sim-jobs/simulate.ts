@@ -91,7 +91,7 @@ function tally(world: World, count: (key: string, n?: number) => void): void {
   for (const e of world.expected) {
     if (e.claim.fate === "won") count(e.release === "ok" ? e.outcome ?? "ran" : "unrecorded")
     else if (e.claim.fate === "skipped") count(e.claim.reason)
-    else count(e.claim.late ? "late slot" : "taken")
+    else count("taken")
     if (e.old && e.claim.fate === "won") count("old replica ran")
   }
   for (const run of world.executed) {

@@ -74,7 +74,7 @@ export function generate(seed: number, count: number): Plan {
       steps.push({ op: "beat", skewMs, faults: faultsOf(random), acts: actsOf(random, size), mode: mode() })
     } else if (roll < 0.5) steps.push({ op: "handOff" })
     else if (roll < 0.65) {
-      const [count, again] = [random.int(1, 4), random.chance(0.25)]
+      const [count, again] = [random.int(2, 8), random.chance(0.25)]
       steps.push({ op: "deliver", count, again, faults: faultsOf(random), acts: actsOf(random, size), mode: mode() })
     } else if (roll < 0.72) steps.push({ op: "pause", job: random.int(0, size - 1) })
     else if (roll < 0.8) steps.push({ op: "resume", job: random.int(0, size - 1) })
