@@ -44,16 +44,16 @@ export interface JobHooks {
   ran(executed: Executed): void
 }
 
-/** The job's declared timeout: its lease is this plus one minute. */
-export const TIMEOUT_MS = 1_000
-export const LEASE_MS = TIMEOUT_MS + 60_000
+/** A job's declared timeout, by its index (a long one holds its lease past the next slot): its lease is this plus one minute. */
+export const timeoutOf = (index: number) => (index % 2 === 0 ? 1_000 : 90_000)
+export const leaseOf = (index: number) => timeoutOf(index) + 60_000
 
-export function simJob(name: string, cadence: Cadence, hooks: JobHooks): Job {
+export function simJob(name: string, cadence: Cadence, timeoutMs: number, hooks: JobHooks): Job {
   return Jobs.make({
     name,
     cron: cronOf(cadence),
     exclusive: true,
-    timeout: "1 second",
+    timeout: timeoutMs,
     run: async (slot, ctx) => {
       const act = hooks.act(name, slot.getTime())
       const seen: Executed = { job: name, slot: slot.getTime(), granted: 0, budgetRefused: 0, d1Refused: 0, threw: false }
@@ -81,12 +81,12 @@ export function simJob(name: string, cadence: Cadence, hooks: JobHooks): Job {
 }
 
 /** The same job as a 0.1.0 replica declares it (test/compat/0.1.0): it does nothing, so it runs. */
-export const oldJob = (name: string, cadence: Cadence, hooks: Pick<JobHooks, "ran">): Job010 =>
+export const oldJob = (name: string, cadence: Cadence, timeoutMs: number, hooks: Pick<JobHooks, "ran">): Job010 =>
   Jobs010.make({
     name,
     cron: cronOf(cadence),
     exclusive: true,
-    timeout: "1 second",
+    timeout: timeoutMs,
     run: (slot) => {
       hooks.ran({ job: name, slot: slot.getTime(), granted: 0, budgetRefused: 0, d1Refused: 0, threw: false })
     },

@@ -63,6 +63,6 @@ describe.skipIf(run !== undefined)("jobs simulator, the fixed seeds", () => {
       ...["claim fail", "claim late", "release fail", "release late", "pauses fail"],
       ...["ran", "failed", "unrecorded", "taken", "paused", "lease held", "claim failed", "claim timed out", "budget refused"],
     ]
-    for (const path of paths) expect(totals[path] ?? 0, path).toBeGreaterThan(0)
+    for (const path of paths) expect(totals[path] ?? 0, `${path} in ${JSON.stringify(totals)}`).toBeGreaterThan(0)
   })
 })

@@ -9,7 +9,7 @@ import { Jobs as Jobs010 } from "../compat/0.1.0/engine.js"
 import type { Job010 } from "../compat/0.1.0/engine.js"
 import { type Claim, type Fault as Fate, JobModel, MINUTE } from "./model.ts"
 import { type CountMode, type Fault, type Invocation, SimD1 } from "./sim-d1.ts"
-import { type Act, type Executed, IDLE, LEASE_MS, names, oldJob, simJob } from "./sim-jobs.ts"
+import { type Act, type Executed, IDLE, leaseOf, names, oldJob, simJob, timeoutOf } from "./sim-jobs.ts"
 import type { Plan } from "./steps.ts"
 
 /** The handlers' D1 deadline in the simulator: a late statement (SimD1.lateMs) answers past it. */
@@ -80,11 +80,11 @@ export class World {
         this.executed.push(seen)
       },
     }
-    this.jobs = plan.cadences.map((cadence, i) => simJob(`${prefix}.j${i}`, cadence, hooks))
+    this.jobs = plan.cadences.map((cadence, i) => simJob(`${prefix}.j${i}`, cadence, timeoutOf(i), hooks))
     this.models = plan.cadences.map(
-      (cadence, i) => new JobModel(`${prefix}.j${i}`, LEASE_MS, (slot) => names(cadence, slot)),
+      (cadence, i) => new JobModel(`${prefix}.j${i}`, leaseOf(i), (slot) => names(cadence, slot)),
     )
-    this.old = plan.cadences.map((cadence, i) => oldJob(`${prefix}.j${i}`, cadence, hooks))
+    this.old = plan.cadences.map((cadence, i) => oldJob(`${prefix}.j${i}`, cadence, timeoutOf(i), hooks))
     this.registry = Jobs.registry(this.jobs, { plan: plan.plan })
     this.heartbeat = Jobs.heartbeat(this.registry, { d1DeadlineMs: DEADLINE_MS })
     this.handOff = Jobs.heartbeat(this.registry, { d1DeadlineMs: DEADLINE_MS, queue: QUEUE })
