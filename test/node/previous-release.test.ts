@@ -5,6 +5,7 @@ import { d1OverLibsql } from "../../src/infra/node/libsql/libsql-binding.ts"
 import { d1OverPostgres } from "../../src/infra/node/postgres/postgres-binding.ts"
 import { applyPostgresMigrations } from "../../src/infra/node/postgres/postgres-migrations.ts"
 import { COMPAT_EFFECTS_TABLE, previousReleaseScenarios } from "../support/previous-release-scenarios.ts"
+import { rolloutHistoryScenarios } from "../support/rollout-history-scenarios.ts"
 import { migratedDatabase } from "./engines.ts"
 import { containerPool, freshPostgresDatabase } from "./postgres-database.ts"
 
@@ -17,6 +18,7 @@ describe("0.1.0's engine statements on libSQL with today's full schema, beside t
   })
   afterAll(() => client.close())
   previousReleaseScenarios(() => d1OverLibsql(client))
+  rolloutHistoryScenarios(() => d1OverLibsql(client))
 })
 
 describe("0.1.0's engine statements on a PostgreSQL server with today's full schema, beside today's", () => {
@@ -28,4 +30,5 @@ describe("0.1.0's engine statements on a PostgreSQL server with today's full sch
   })
   afterAll(() => pool.end())
   previousReleaseScenarios(() => d1OverPostgres(pool))
+  rolloutHistoryScenarios(() => d1OverPostgres(pool))
 })

@@ -1,5 +1,7 @@
 import { database } from "../db/index.ts"
+import { entriesOf, type HourEntry } from "./hour-entry.ts"
 import { jsonObjects } from "./json-chunks.ts"
+import type { RunRecord } from "./record.ts"
 import { CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member, slotClaimsStatement } from "./slot-claim.ts"
 
 /** A slot won: the lease row's last recorded run and folded hour, as the claim answered them. */
@@ -7,6 +9,8 @@ export interface ClaimWon {
   won: true
   lastRunSlot: number | null
   hourStart: number | null
+  /** Runs recorded since the row's folded hour by a release that writes no hour (0.1.0's): the release folds them. */
+  earlier: HourEntry[]
 }
 
 /**
@@ -35,6 +39,24 @@ interface ClaimRow {
   name: string
   last_run_slot: number | null
   hour_start: number | null
+  /** Only when the last recorded run is not in the folded hour (slot-claim.ts, UNFOLDED). */
+  unfolded_history?: string | null
+  unfolded_hour?: string | null
+}
+
+/** The runs of `row`'s history later than every run its folded hour holds, before `slot`: recorded with no hour. */
+function earlierRuns(row: ClaimRow, slot: number): HourEntry[] {
+  if (!row.unfolded_history) return []
+  const folded = row.hour_start != null && row.unfolded_hour ? entriesOf(Number(row.hour_start), row.unfolded_hour) : []
+  const after = Math.max(Number.NEGATIVE_INFINITY, ...folded.map((entry) => entry.slot))
+  try {
+    return (JSON.parse(row.unfolded_history) as RunRecord[])
+      .filter((run) => run.slot > after && run.slot < slot)
+      .map(({ slot, outcome, ms }) => ({ slot, outcome, ms: Number(ms) || 0 }))
+  } catch {
+    // A history it cannot read folds nothing: those runs stay as they were.
+    return []
+  }
 }
 
 interface Waiting {
@@ -101,7 +123,13 @@ export class ClaimBatch {
     for (const waiting of all) {
       const { entry, resolve } = waiting
       const row = newest.get(entry.name) === waiting ? rows.get(entry.name) : undefined
-      if (row) resolve({ won: true, lastRunSlot: row.last_run_slot ?? null, hourStart: row.hour_start ?? null })
+      if (row)
+        resolve({
+          won: true,
+          lastRunSlot: row.last_run_slot ?? null,
+          hourStart: row.hour_start ?? null,
+          earlier: earlierRuns(row, entry.slot),
+        })
       else if (newest.get(entry.name)?.entry.slot === entry.slot && newest.get(entry.name) !== waiting)
         resolve({ won: false })
       else resolve(refusal(held.get(entry.name), entry.slot))

@@ -225,7 +225,14 @@ async function attempt(
       error: errorOf(job, outcome),
     }
     const ended = await shared.releases.release(
-      { name: job.name, holder: runId, record, summary: outcome.summary, hourStart: claimed.hourStart },
+      {
+        name: job.name,
+        holder: runId,
+        record,
+        summary: outcome.summary,
+        hourStart: claimed.hourStart,
+        earlier: claimed.earlier,
+      },
       leaseEndsAt,
     )
     // A failed release leaves the lease to expire by itself at timeout + 1 minute; last_slot already guards the slot.

@@ -40,6 +40,15 @@ export const UNKNOWN_LEASE_MS = MAX_TIMEOUT_MS + LEASE_MARGIN_MS
 const DATABASE_NOW_TEXT = "cast(round(unixepoch('now', 'subsec') * 1000) as bigint)"
 export const DATABASE_NOW: SQL = sql.raw(DATABASE_NOW_TEXT)
 
+/**
+ * The lease row's last recorded run is not in its folded hour: a release that writes no hour (0.1.0's, which a
+ * gradual deployment runs beside this one) recorded it. Then the claim answers the run history and the folded
+ * hour, so that this run's release folds those runs too (ARCHITECTURE.md, "History"); otherwise nothing more.
+ */
+const UNFOLDED = `last_run_slot is not null and (hour_start is null or hour_runs is null
+    or last_run_slot - last_run_slot % 3600000 <> hour_start
+    or (',' || hour_runs) not like ('%,' || cast(last_run_slot % 3600000 / 60000 as text) || ':%'))`
+
 /** A member of a claim entry's JSON, as SQL: json_extract is SQLite's, and the twin of migration 0009 PostgreSQL's. */
 export const member = (key: string, type: "bigint" | "text") => `cast(json_extract(job.value, '$.${key}') as ${type})`
 
@@ -72,7 +81,8 @@ on conflict (name) do update
     and (jobs_leases.lease_until is null or jobs_leases.lease_until < excluded.lease_until - excluded.lease_ms
          or jobs_leases.lease_until > excluded.lease_until - excluded.lease_ms
                                       + 2 * coalesce(jobs_leases.lease_ms, ${UNKNOWN_LEASE_MS}))
-returning name, last_run_slot, hour_start`
+returning name, last_run_slot, hour_start,
+  case when ${UNFOLDED} then run_history end as unfolded_history, case when ${UNFOLDED} then hour_runs end as unfolded_hour`
 
 /** The claim's text on the database's clock (one `?`, the JSON), and with a test's clock (`?` for now, then `?` for the JSON). */
 export const CLAIM_TEXT = claimText(DATABASE_NOW_TEXT)

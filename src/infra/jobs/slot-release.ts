@@ -1,4 +1,4 @@
-import { entryText, HOUR_MS, type SkipReason } from "./hour-entry.ts"
+import { entryText, HOUR_MS, type HourEntry, type SkipReason } from "./hour-entry.ts"
 import { RUN_HISTORY_LENGTH, type RunRecord } from "./record.ts"
 
 /** How long a job's hourly history is kept: rows are bounded by jobs x 24 x 30. */
@@ -20,6 +20,8 @@ export interface RunRelease {
    * so the release flushes whatever the row holds.
    */
   hourStart?: number | null
+  /** Runs recorded before this one by a release that writes no hour (0.1.0's), as the claim answered them: folded now. */
+  earlier?: readonly HourEntry[]
 }
 
 /**
@@ -85,6 +87,14 @@ export const RELEASE_TEXT = `update jobs_leases set
   hour_max_ms = (case when hour_start = ${HOUR} and hour_max_ms >= ${ENTRY_MS} then hour_max_ms else ${ENTRY_MS} end)
 where name = ${NAME} and ${HELD}`
 
+/** An hour row written onto one of the same hour: counts summed, the max kept, entries appended (at most ENTRIES_MAX). */
+const ADDED = `on conflict (job, hour) do update set
+  ran = jobs_run_hours.ran + excluded.ran, failed = jobs_run_hours.failed + excluded.failed,
+  timed_out = jobs_run_hours.timed_out + excluded.timed_out, skipped = jobs_run_hours.skipped + excluded.skipped,
+  max_ms = case when excluded.max_ms > jobs_run_hours.max_ms then excluded.max_ms else jobs_run_hours.max_ms end,
+  runs = case when ${hourEntries("jobs_run_hours.runs")} >= ${ENTRIES_MAX} then jobs_run_hours.runs
+    else jobs_run_hours.runs || ',' || excluded.runs end`
+
 /**
  * The hour a run's release ends, copied to jobs_run_hours (ARCHITECTURE.md, "History"): its lease row's
  * folded hour, when earlier than its run's and the release may write it. An hour a release before migration
@@ -96,25 +106,46 @@ select name, hour_start, ${counted("r")}, ${counted("f")}, ${counted("t")}, ${co
   coalesce(hour_max_ms, 0), hour_runs
 from jobs_leases
 where name = ${NAME} and hour_start is not null and hour_runs is not null and hour_start <> ${HOUR} and ${HELD}
-on conflict (job, hour) do update set
-  ran = jobs_run_hours.ran + excluded.ran, failed = jobs_run_hours.failed + excluded.failed,
-  timed_out = jobs_run_hours.timed_out + excluded.timed_out, skipped = jobs_run_hours.skipped + excluded.skipped,
-  max_ms = case when excluded.max_ms > jobs_run_hours.max_ms then excluded.max_ms else jobs_run_hours.max_ms end,
-  runs = case when ${hourEntries("jobs_run_hours.runs")} >= ${ENTRIES_MAX} then jobs_run_hours.runs
-    else jobs_run_hours.runs || ',' || excluded.runs end`
+${ADDED}`
 
 /** FLUSH_TEXT's values: the name, the holder, the slot and its hour. */
 const FLUSH_VALUES = 4
 
 /**
- * A skipped slot added to its hour row in jobs_run_hours (an upsert: one more skipped, the entry appended, at
- * most ENTRIES_MAX). The reader folds the lease row's hour in, so its current hour may be written here too.
+ * Entries added to their hour row in jobs_run_hours directly (an upsert, ADDED): a skipped slot's, or runs a
+ * release that writes no hour recorded (0.1.0's). The reader folds the lease row's hour in, so its current hour
+ * may be written here too. Values: hourValues.
  */
-export const SKIP_TEXT = `insert into jobs_run_hours (job, hour, ran, failed, timed_out, skipped, max_ms, runs)
-values (?1, cast(?2 as bigint), 0, 0, 0, 1, 0, cast(?3 as text))
-on conflict (job, hour) do update set skipped = jobs_run_hours.skipped + 1,
-  runs = case when ${hourEntries("jobs_run_hours.runs")} >= ${ENTRIES_MAX} then jobs_run_hours.runs
-    else jobs_run_hours.runs || ',' || excluded.runs end`
+export const HOUR_ADD_TEXT = `insert into jobs_run_hours (job, hour, ran, failed, timed_out, skipped, max_ms, runs)
+values (?1, cast(?2 as bigint), cast(?3 as integer), cast(?4 as integer), cast(?5 as integer), cast(?6 as integer),
+  cast(?7 as bigint), cast(?8 as text))
+${ADDED}`
+
+/** HOUR_ADD_TEXT's values for `entries` of one hour of job `name`. */
+function hourValues(name: string, entries: readonly HourEntry[]): unknown[] {
+  const count = (outcome: HourEntry["outcome"]) => entries.filter((entry) => entry.outcome === outcome).length
+  const ms = Math.max(0, ...entries.filter((entry) => entry.outcome !== "skipped").map((entry) => Math.round(entry.ms)))
+  return [
+    name,
+    hourOf((entries[0] as HourEntry).slot),
+    count("ran"),
+    count("failed"),
+    count("timed-out"),
+    count("skipped"),
+    ms,
+    entries.map(entryText).join(","),
+  ]
+}
+
+/** `entries` by hour. */
+function byHour(entries: readonly HourEntry[]): HourEntry[][] {
+  const hours = new Map<number, HourEntry[]>()
+  for (const entry of entries) {
+    const hour = hourOf(entry.slot)
+    hours.set(hour, [...(hours.get(hour) ?? []), entry])
+  }
+  return [...hours.values()]
+}
 
 /** A late claim's lease ended, if its holder still holds it (`last_slot` stays). */
 export const END_LEASE_TEXT = `update jobs_leases set lease_until = null, lease_ms = null, holder = null
@@ -127,12 +158,15 @@ export const SWEEP_TEXT = `delete from jobs_run_hours where (job, hour) in
 const hourOf = (slot: number) => slot - (slot % HOUR_MS)
 
 /** RELEASE_TEXT's and FLUSH_TEXT's values for one run. */
-export function releaseValues({ name, holder, record, summary }: RunRelease): unknown[] {
+export function releaseValues({ name, holder, record, summary, earlier = [] }: RunRelease): unknown[] {
   const ms = Math.round(record.ms)
   const entry = JSON.stringify(record)
-  const hourEntry = entryText({ slot: record.slot, outcome: record.outcome, ms })
   const { slot, outcome, finishedAt, error } = record
-  return [name, holder, slot, hourOf(slot), outcome, ms, finishedAt, error, summary, entry, hourEntry, ms]
+  // Runs of its hour that a release writing no hour recorded are folded with it, before it.
+  const folded = [...earlier.filter((run) => hourOf(run.slot) === hourOf(slot)), { slot, outcome, ms }]
+  const hourEntry = folded.map(entryText).join(",")
+  const maxMs = Math.max(...folded.map((run) => Math.round(run.ms)))
+  return [name, holder, slot, hourOf(slot), outcome, ms, finishedAt, error, summary, entry, hourEntry, maxMs]
 }
 
 /** True when the run's release ends the hour its lease row folds (or that is not known). */
@@ -154,12 +188,14 @@ export function releaseStatements(
   for (const { name, slot, reason, holder } of skips) {
     if (holder !== undefined) statements.push({ text: END_LEASE_TEXT, values: [name, holder] })
     ending++
-    statements.push({
-      text: SKIP_TEXT,
-      values: [name, hourOf(slot), entryText({ slot, outcome: "skipped", ms: 0, reason })],
-    })
+    statements.push({ text: HOUR_ADD_TEXT, values: hourValues(name, [{ slot, outcome: "skipped", ms: 0, reason }]) })
   }
   for (const release of releases) {
+    const hour = hourOf(release.record.slot)
+    for (const entries of byHour((release.earlier ?? []).filter((run) => hourOf(run.slot) !== hour))) {
+      ending++
+      statements.push({ text: HOUR_ADD_TEXT, values: hourValues(release.name, entries) })
+    }
     const values = releaseValues(release)
     if (flushes(release)) {
       ending++
