@@ -32,6 +32,16 @@ describe("fixed on i45: a late message's slot", () => {
   })
 })
 
+describe("fixed on i45: a 0.1.0 replica's run during a rollout", () => {
+  it("is in the history once today's version next releases the job, never missed after", async () => {
+    const steps: Step[] = [tick, { op: "old", job: 0, skewMs: 0 }, tick, beat, tick, beat, tick, beat]
+    const outcome = await simulate(planOf(steps), { tolerate: ["history-old-replica"] })
+    expect(outcome.failure?.all).toBeUndefined()
+    // Between the two, the slot reads claimed: tolerated, and counted.
+    expect(outcome.known["history-old-replica"]).toBeGreaterThan(0)
+  })
+})
+
 describe("what the jobs simulator tolerates is each pinned by its repro", () => {
   for (const [rule, steps] of Object.entries(repros)) {
     // it.fails until the fix is merged: then this fails, and the rule leaves KNOWN.

@@ -3,7 +3,8 @@
  * failing them. Each has a pinned repro in known.test.ts; remove its entry when the fix lands (known.test.ts then fails).
  */
 export const KNOWN: Record<string, string> = {
-  "history-old-replica": "a 0.1.0 replica's runs write no hour row, so the history shows them as missed (issue 45)",
+  "history-old-replica":
+    "a 0.1.0 replica's run writes no hour entry: the history shows its slot claimed or missed until today's version next releases that job, which folds it (i45)",
   "slot-taken-again":
     "a slot whose run gave up on a late claim (or ran unrecorded) is said taken again, with a second line and entry, when a late message or replica asks for it (i45's refusal reads the run history only)",
 }

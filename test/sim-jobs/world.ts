@@ -57,7 +57,7 @@ export class World {
   executed: Executed[] = []
   invocations: Invocation[] = []
   expected: Expected[] = []
-  /** Slots of 0.1.0's runs (job@slot): today's history has no hour of theirs. */
+  /** Slots of 0.1.0's runs (job@slot) not yet folded into an hour: today's next release of the job folds them. */
   readonly oldRuns = new Set<string>()
   /** Every job@slot whose body ran, over the whole run. */
   readonly ranEver = new Set<string>()
@@ -213,6 +213,7 @@ export class World {
       expected.outcome = seen?.threw || (seen === undefined && this.acts[expected.job]?.fail) ? "failed" : "ran"
       expected.release = release
       ;(this.models[expected.job] as JobModel).settle(expected.slot, expected.outcome, release)
+      if (release !== "fail") for (const key of this.oldRuns) if (key.startsWith(`${expected.job}@`)) this.oldRuns.delete(key)
     }
     this.expected.push(...judged)
   }
