@@ -51,15 +51,24 @@ const lineKey = (line: Line) => {
 export function checkStep(world: World, prefix: string): Violation[] {
   const violations: Violation[] = []
   const ours = world.lines.filter((line) => typeof line.job === "string" && line.job.startsWith(prefix))
-  // A slot a run already had (ran, or gave up on a late claim) refused again as "slot taken": a second line and entry.
+  // A slot a run already had (ran, or gave up on a late claim), said taken again; or one slot said taken twice in a
+  // step (a redelivered message of an older slot in the same batch): a second line and a second entry (KNOWN).
+  const said = new Set<string>()
   const again = (line: Line) => {
-    if (line.message !== "job.run" || line.reason !== "slot taken") return false
+    if (line.message !== "job.run" || line.reason !== "slot taken") return undefined
+    const key = `${line.job}@${line.slot}`
     const model = world.models[world.indexOf(line.job as string)]
-    return model?.claimed.has(Date.parse(line.slot as string)) ?? false
+    if (model?.claimed.has(Date.parse(line.slot as string))) return "slot-taken-again"
+    if (said.has(key)) return "slot-taken-twice"
+    said.add(key)
+    return undefined
   }
-  for (const line of ours.filter(again))
-    violations.push({ rule: "slot-taken-again", message: `${line.job}@${line.slot}: a slot a run had, said taken again` })
-  const got = ours.filter((line) => line.message === "job.run" && !again(line)).map(lineKey)
+  const got: string[] = []
+  for (const line of ours) {
+    const rule = again(line)
+    if (rule) violations.push({ rule, message: `${line.job}@${line.slot}: said taken again` })
+    else if (line.message === "job.run") got.push(lineKey(line))
+  }
   const want = world.expected.map((e) => lineOf(world, e)).filter((key): key is string => key !== undefined)
   if (!same(want, got)) violations.push({ rule: "log-lines", message: `job.run lines: ${diff(want, got)}` })
   const failures = world.lines.filter((line) => line.message === "heartbeat failed" || line.message === "job.message")
@@ -69,7 +78,8 @@ export function checkStep(world: World, prefix: string): Violation[] {
     const { job, slot } = body as { job: string; slot: string }
     return `${job}@${slot}`
   })
-  if (!same(world.sent, handed)) violations.push({ rule: "hand-off", message: `messages sent: ${diff(world.sent, handed)}` })
+  if (!same(world.sent, handed))
+    violations.push({ rule: "hand-off", message: `messages sent: ${diff(world.sent, handed)}` })
 
   const measured = world.measures
     .filter((measure) => measure.job.startsWith(prefix))
@@ -101,7 +111,10 @@ export function checkStep(world: World, prefix: string): Violation[] {
   }
   for (const run of world.executed) {
     if (run.d1Refused > 0 && !world.invocations.some((invocation) => invocation.refused.length)) {
-      violations.push({ rule: "job-query-failed", message: `${run.job}@${iso(run.slot)}: a query failed outside the budget` })
+      violations.push({
+        rule: "job-query-failed",
+        message: `${run.job}@${iso(run.slot)}: a query failed outside the budget`,
+      })
     }
   }
   // The budget refuses a job's query only when the plan's queries are nearly spent (what slotwise keeps is a few).
@@ -122,7 +135,9 @@ interface LeaseRow {
 
 /** The lease rows, as the model says they must be: the newest slot taken, and the lease held or not. */
 export async function checkLeases(world: World, prefix: string): Promise<Violation[]> {
-  const { results } = await env.DB.prepare("select name, last_slot, holder, lease_until from jobs_leases where name like ?")
+  const { results } = await env.DB.prepare(
+    "select name, last_slot, holder, lease_until from jobs_leases where name like ?",
+  )
     .bind(`${prefix}%`)
     .all<LeaseRow>()
   const rows = new Map(results.map((row) => [row.name, row]))
@@ -167,7 +182,11 @@ export async function checkHistory(world: World, job: number): Promise<Violation
   if (wrong.length || want.length !== got.length) {
     const first = want.findIndex((line, i) => line !== got[i])
     const slot = todaysSlots(model, now)[first] as number
-    const rule = world.oldRuns.has(`${job}@${slot}`) ? "history-old-replica" : "history-slot"
+    const rule = world.oldRuns.has(`${job}@${slot}`)
+      ? "history-old-replica"
+      : got[first]?.endsWith(" skipped") && model.claimed.has(slot)
+        ? "slot-taken-again"
+        : "history-slot"
     violations.push({ rule, message: `${model.name}: today's slot says "${got[first]}", the model "${want[first]}"` })
   }
   const known = model.knownSince()
@@ -194,7 +213,10 @@ export async function checkHistory(world: World, job: number): Promise<Violation
       const old = [...model.recorded.keys()].some(
         (slot) => slot >= hour.hour && slot < hour.hour + 3_600_000 && world.oldRuns.has(`${job}@${slot}`),
       )
-      violations.push({ rule: old ? "history-old-replica" : "history-hour", message: `${model.name} ${iso(hour.hour)}: ${gotHour}, the model ${wantHour}` })
+      violations.push({
+        rule: old ? "history-old-replica" : "history-hour",
+        message: `${model.name} ${iso(hour.hour)}: ${gotHour}, the model ${wantHour}`,
+      })
     }
   }
   return violations

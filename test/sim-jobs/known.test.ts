@@ -8,7 +8,19 @@ const planOf = (steps: Step[]): Plan => ({ seed: 9_000, plan: "free", cadences: 
 const beat: Step = { op: "beat", skewMs: 0, faults: [], acts: {}, mode: "batch" }
 const tick: Step = { op: "tick", offsetMs: 1_000 }
 
+const deliver: Step = { op: "deliver", count: 2, again: false, faults: [], acts: {}, mode: "batch" }
+
 const repros: Record<string, Step[]> = {
+  // 00:01 is handed to the queue twice, 00:02 once; 00:02 runs; one batch then holds all three messages.
+  "slot-taken-twice": [
+    tick,
+    { op: "handOff" },
+    { op: "handOff" },
+    tick,
+    { op: "handOff" },
+    beat,
+    { ...deliver, count: 3 },
+  ],
   // 0.1.0 runs the 00:01 slot; today's heartbeat runs 00:02 and 00:03: the 00:01 slot must read "ran".
   "history-old-replica": [tick, { op: "old", job: 0, skewMs: 0 }, tick, beat, tick, beat],
   // The 00:01 claim answers late (its slot recorded skipped); 00:02 runs; a replica 60 s behind asks for 00:01 again.
@@ -25,8 +37,8 @@ describe("fixed on i45: a late message's slot", () => {
   // The 00:01 slot is handed to the queue; the 00:02 heartbeat runs 00:02; the message then finds 00:01 taken,
   // and says so once, with one skipped entry in the history.
   it("is said taken, once, with its history entry", async () => {
-    const deliver: Step = { op: "deliver", count: 1, again: false, faults: [], acts: {}, mode: "batch" }
-    const outcome = await simulate(planOf([tick, { op: "handOff" }, tick, beat, deliver, tick, beat]), { tolerate: [] })
+    const one: Step = { ...deliver, count: 1 }
+    const outcome = await simulate(planOf([tick, { op: "handOff" }, tick, beat, one, tick, beat]), { tolerate: [] })
     expect(outcome.failure?.all).toBeUndefined()
     expect(outcome.counters["slot taken"]).toBe(1)
   })

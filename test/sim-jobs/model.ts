@@ -23,6 +23,8 @@ export class JobModel {
   holder = false
   /** What each slot's record says (ran, failed, skipped), by slot. */
   readonly recorded = new Map<number, string>()
+  /** The outcomes the runs' releases recorded, oldest first (the lease row's run history: no skipped slot). */
+  readonly runs: string[] = []
   /** Every slot a claim took. */
   readonly claimed = new Set<number>()
   private firstRecorded = Number.POSITIVE_INFINITY
@@ -81,6 +83,8 @@ export class JobModel {
   settle(slot: number, outcome: string, release: Fault): void {
     if (release === "fail") return
     this.recorded.set(slot, outcome)
+    if (outcome !== "skipped") this.runs.push(outcome)
+    if (this.runs.length > 40) this.runs.splice(0, 20)
     this.firstRecorded = Math.min(this.firstRecorded, slot)
     this.leaseUntil = null
     this.holder = false

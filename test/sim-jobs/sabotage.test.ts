@@ -17,7 +17,10 @@ const planted: Array<{ fault: string; rule: string; plant: SimulateOptions["plan
     rule: "ran-twice",
     plant: (world) => {
       world.sim.sabotage = (text) =>
-        text.replace("where jobs_leases.last_slot < excluded.last_slot", "where jobs_leases.last_slot <= excluded.last_slot")
+        text.replace(
+          "where jobs_leases.last_slot < excluded.last_slot",
+          "where jobs_leases.last_slot <= excluded.last_slot",
+        )
     },
   },
   {

@@ -1,7 +1,7 @@
-import { Jobs } from "../../src/infra/jobs/index.ts"
 import type { Job } from "../../src/infra/jobs/index.ts"
-import { Jobs as Jobs010 } from "../compat/0.1.0/engine.js"
+import { Jobs } from "../../src/infra/jobs/index.ts"
 import type { Job010 } from "../compat/0.1.0/engine.js"
+import { Jobs as Jobs010 } from "../compat/0.1.0/engine.js"
 
 /**
  * The simulated jobs. Their crons are of two shapes the model reads without croner: every `every` minutes
@@ -56,7 +56,14 @@ export function simJob(name: string, cadence: Cadence, timeoutMs: number, hooks:
     timeout: timeoutMs,
     run: async (slot, ctx) => {
       const act = hooks.act(name, slot.getTime())
-      const seen: Executed = { job: name, slot: slot.getTime(), granted: 0, budgetRefused: 0, d1Refused: 0, threw: false }
+      const seen: Executed = {
+        job: name,
+        slot: slot.getTime(),
+        granted: 0,
+        budgetRefused: 0,
+        d1Refused: 0,
+        threw: false,
+      }
       try {
         const db = act.session ? ctx.env.DB.withSession("first-unconstrained") : ctx.env.DB
         for (let i = 0; i < act.queries; i++) {

@@ -1,3 +1,4 @@
+import { AlertsSim } from "./alerts.ts"
 import { checkHealth, checkHistory, checkLeases, checkStep, type Violation } from "./checks.ts"
 import { KNOWN } from "./known.ts"
 import type { JobModel } from "./model.ts"
@@ -30,6 +31,7 @@ const MINUTE = 60_000
 /** Plays `plan` on a fresh world and compares it with the model after every step; stops at the first broken rule. */
 export async function simulate(plan: Plan, options: SimulateOptions = {}): Promise<Outcome> {
   const world = new World(plan)
+  const alerts = new AlertsSim(world)
   const prefix = `${(world.models[0] as JobModel).name.replace(/\.j0$/, "")}.`
   const tolerate = options.tolerate ?? Object.keys(KNOWN)
   const counters: Record<string, number> = {}
@@ -47,7 +49,10 @@ export async function simulate(plan: Plan, options: SimulateOptions = {}): Promi
       const violations: Violation[] = []
       const t0 = performance.now()
       try {
-        await play(world, step, count)
+        if (step.op === "alerts") {
+          count("alerts runs")
+          violations.push(...(await alerts.run()))
+        } else await play(world, step, count)
       } catch (error) {
         if (!(error instanceof StepError)) throw error
         violations.push(error.violation)
@@ -78,8 +83,12 @@ export async function simulate(plan: Plan, options: SimulateOptions = {}): Promi
         return false
       })
       if ((at + 1) % (options.progressEvery ?? 1_000) === 0) options.progress?.(at + 1, counters)
-      if (failing.length) return { failure: { at, violation: failing[0] as Violation, all: failing, recent }, counters, known }
+      if (failing.length)
+        return { failure: { at, violation: failing[0] as Violation, all: failing, recent }, counters, known }
     }
+    const { opened, resolved } = alerts.counts()
+    count("incidents opened", opened)
+    count("incidents resolved", resolved)
     return { counters, known }
   } finally {
     world.dispose()
@@ -89,7 +98,7 @@ export async function simulate(plan: Plan, options: SimulateOptions = {}): Promi
 /** What the step reached, so the suite can show the seeds reached every path the model judges. */
 function tally(world: World, count: (key: string, n?: number) => void): void {
   for (const e of world.expected) {
-    if (e.claim.fate === "won") count(e.release === "ok" ? e.outcome ?? "ran" : "unrecorded")
+    if (e.claim.fate === "won") count(e.release === "ok" ? (e.outcome ?? "ran") : "unrecorded")
     else if (e.claim.fate === "skipped") count(e.claim.reason)
     else count("taken")
     if (e.old && e.claim.fate === "won") count("old replica ran")
@@ -104,7 +113,8 @@ async function play(world: World, step: Step, count: (key: string, n?: number) =
   world.begin("acts" in step ? step.acts : {})
   const model = "job" in step ? (world.models[step.job] as JobModel) : undefined
   const expect = (what: string, status: number, want: number) => {
-    if (status !== want) throw new StepError({ rule: "admin-answer", message: `${what} answered ${status}, the model ${want}` })
+    if (status !== want)
+      throw new StepError({ rule: "admin-answer", message: `${what} answered ${status}, the model ${want}` })
   }
   switch (step.op) {
     case "tick": {
@@ -140,7 +150,11 @@ async function play(world: World, step: Step, count: (key: string, n?: number) =
         count("resumes")
       }
       // Pauses ended two days ago say nothing of today's slots.
-      if (model) model.pauses.splice(0, model.pauses.findIndex((p) => p.to === null || p.to > world.wall - 2 * 86_400_000))
+      if (model)
+        model.pauses.splice(
+          0,
+          model.pauses.findIndex((p) => p.to === null || p.to > world.wall - 2 * 86_400_000),
+        )
       return
     }
     case "runNow": {
@@ -160,6 +174,8 @@ async function play(world: World, step: Step, count: (key: string, n?: number) =
     case "old":
       count("old replica")
       return world.oldRun(step.job, step.skewMs)
+    case "alerts":
+      return
   }
 }
 

@@ -32,18 +32,26 @@ const report = (seed: number, steps: number, outcome: Awaited<ReturnType<typeof 
 const run = chosen()
 
 describe.runIf(run !== undefined)("jobs simulator, the chosen seed", () => {
-  it(`seed ${run?.seed}: ${run?.steps} steps keep every rule`, async () => {
-    const { seed, steps } = run as { seed: number; steps: number }
-    const started = Date.now()
-    const outcome = await simulate(generate(seed, steps), {
-      progressEvery: 1_000,
-      fullEvery: 100,
-      progress: (at, counters) =>
-        console.info(`seed ${seed}: ${at} steps in ${Math.round((Date.now() - started) / 1000)} s ${JSON.stringify(counters)}`),
-    })
-    console.info(`seed ${seed}: done in ${Math.round((Date.now() - started) / 1000)} s; known: ${JSON.stringify(outcome.known)}`)
-    if (outcome.failure) expect.fail(report(seed, steps, outcome))
-  }, 4 * 3_600_000)
+  it(
+    `seed ${run?.seed}: ${run?.steps} steps keep every rule`,
+    async () => {
+      const { seed, steps } = run as { seed: number; steps: number }
+      const started = Date.now()
+      const outcome = await simulate(generate(seed, steps), {
+        progressEvery: 1_000,
+        fullEvery: 100,
+        progress: (at, counters) =>
+          console.info(
+            `seed ${seed}: ${at} steps in ${Math.round((Date.now() - started) / 1000)} s ${JSON.stringify(counters)}`,
+          ),
+      })
+      console.info(
+        `seed ${seed}: done in ${Math.round((Date.now() - started) / 1000)} s; known: ${JSON.stringify(outcome.known)}`,
+      )
+      if (outcome.failure) expect.fail(report(seed, steps, outcome))
+    },
+    4 * 3_600_000,
+  )
 })
 
 describe.skipIf(run !== undefined)("jobs simulator, the fixed seeds", () => {
@@ -58,10 +66,29 @@ describe.skipIf(run !== undefined)("jobs simulator, the fixed seeds", () => {
 
   it("the seeds reach every path the model judges", () => {
     const paths = [
-      ...["beats", "replica beats", "hand-offs", "deliveries", "redeliveries", "hour turns", "batch counted", "statement counted"],
+      ...[
+        "beats",
+        "replica beats",
+        "hand-offs",
+        "deliveries",
+        "redeliveries",
+        "hour turns",
+        "batch counted",
+        "statement counted",
+      ],
       ...["pauses", "resumes", "run now", "release released", "old replica ran"],
       ...["claim fail", "claim late", "release fail", "release late", "pauses fail"],
-      ...["ran", "failed", "unrecorded", "taken", "paused", "lease held", "claim failed", "claim timed out", "budget refused"],
+      ...[
+        "ran",
+        "failed",
+        "unrecorded",
+        "taken",
+        "paused",
+        "lease held",
+        "claim failed",
+        "claim timed out",
+        "budget refused",
+      ],
     ]
     for (const path of paths) expect(totals[path] ?? 0, `${path} in ${JSON.stringify(totals)}`).toBeGreaterThan(0)
   })

@@ -18,6 +18,8 @@ export type Step =
   | { op: "release"; job: number; force: boolean }
   /** A 0.1.0 replica, during a gradual deployment, runs a job's slot of its clock. */
   | { op: "old"; job: number; skewMs: number }
+  /** The alerts job judges its rules (one Alerts.jobFailed a job) and sends the notices it owes. */
+  | { op: "alerts" }
 
 export interface Plan {
   seed: number
@@ -26,7 +28,16 @@ export interface Plan {
   steps: Step[]
 }
 
-const CADENCES = [{ every: 1 }, { every: 1 }, { every: 1 }, { every: 2 }, { every: 3 }, { every: 5 }, { at: 0 }, { at: 59 }]
+const CADENCES = [
+  { every: 1 },
+  { every: 1 },
+  { every: 1 },
+  { every: 2 },
+  { every: 3 },
+  { every: 5 },
+  { at: 0 },
+  { at: 59 },
+]
 
 function faultsOf(random: Random): Fault[] {
   const faults: Fault[] = []
@@ -61,6 +72,8 @@ export function generate(seed: number, count: number): Plan {
   const size = random.int(4, 8)
   const cadences = Array.from({ length: size }, () => random.pick(CADENCES))
   const steps: Step[] = []
+  // Drawn apart, so the other steps of a seed are the same with or without them.
+  const alerting = new Random(seed ^ 0x5eed)
   const mode = (): CountMode => (random.chance(0.3) ? "statement" : "batch")
   while (steps.length < count) {
     const roll = random.next()
@@ -81,6 +94,7 @@ export function generate(seed: number, count: number): Plan {
     else if (roll < 0.86) steps.push({ op: "runNow", job: random.int(0, size - 1), acts: actsOf(random, size) })
     else if (roll < 0.92) steps.push({ op: "release", job: random.int(0, size - 1), force: random.chance(0.5) })
     else steps.push({ op: "old", job: random.int(0, size - 1), skewMs: random.int(-9_000, 9_000) })
+    if (alerting.chance(0.06)) steps.push({ op: "alerts" })
   }
   return { seed, plan: seed % 2 === 0 ? "free" : "paid", cadences, steps: steps.slice(0, count) }
 }

@@ -5,8 +5,8 @@ import { admin } from "../../src/infra/admin/index.ts"
 import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
 import type { RunMeasure } from "../../src/infra/metrics/measure.ts"
 import { useMetrics } from "../../src/infra/metrics/measure.ts"
-import { Jobs as Jobs010 } from "../compat/0.1.0/engine.js"
 import type { Job010 } from "../compat/0.1.0/engine.js"
+import { Jobs as Jobs010 } from "../compat/0.1.0/engine.js"
 import { type Claim, type Fault as Fate, JobModel, MINUTE } from "./model.ts"
 import { type CountMode, type Fault, type Invocation, SimD1 } from "./sim-d1.ts"
 import { type Act, type Executed, IDLE, leaseOf, names, oldJob, simJob, timeoutOf } from "./sim-jobs.ts"
@@ -113,7 +113,10 @@ export class World {
       this.restore.push(() => spy.mockRestore())
     }
     useMetrics({ run: (measure) => void this.measures.push(measure), batch: () => {} })
-    this.restore.push(() => useMetrics(undefined), () => vi.useRealTimers())
+    this.restore.push(
+      () => useMetrics(undefined),
+      () => vi.useRealTimers(),
+    )
   }
 
   dispose(): void {
@@ -163,7 +166,8 @@ export class World {
     if (!queue) return this.judge(attempts, faults, pausesRead)
     // Handed off: a job paused now is skipped here, with its line; the rest are sent, one message each.
     for (const { job } of attempts) {
-      if ((this.models[job] as JobModel).paused()) this.expected.push({ job, slot, claim: { fate: "skipped", reason: "paused" } })
+      if ((this.models[job] as JobModel).paused())
+        this.expected.push({ job, slot, claim: { fate: "skipped", reason: "paused" } })
       else this.sent.push(`${(this.jobs[job] as Job).name}@${new Date(slot).toISOString()}`)
     }
   }
@@ -203,7 +207,12 @@ export class World {
       const twin = asked.has(`${job}@${slot}`)
       asked.add(`${job}@${slot}`)
       const model = this.models[job] as JobModel
-      const claim: Claim = twin ? { fate: "taken" } : model.claim(slot, this.sim.dbNow, claimFault, release, heartbeat)
+      // A twin's claim is its twin's answer; a claim that failed or answered late fails each run that asked it.
+      const claim: Claim = !twin
+        ? model.claim(slot, this.sim.dbNow, claimFault, release, heartbeat)
+        : claimFault === "ok"
+          ? { fate: "taken" }
+          : { fate: "skipped", reason: claimFault === "fail" ? "claim failed" : "claim timed out" }
       return { job, slot, claim } as Expected
     })
     for (const expected of judged) {
@@ -213,13 +222,18 @@ export class World {
       expected.outcome = seen?.threw || (seen === undefined && this.acts[expected.job]?.fail) ? "failed" : "ran"
       expected.release = release
       ;(this.models[expected.job] as JobModel).settle(expected.slot, expected.outcome, release)
-      if (release !== "fail") for (const key of this.oldRuns) if (key.startsWith(`${expected.job}@`)) this.oldRuns.delete(key)
+      if (release !== "fail")
+        for (const key of this.oldRuns) if (key.startsWith(`${expected.job}@`)) this.oldRuns.delete(key)
     }
     this.expected.push(...judged)
   }
 
   /** POST /admin/jobs/:name/pause, /resume, /run; DELETE /admin/leases/:name: the answer's status. */
-  async admin(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  async admin(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
     const headers: Record<string, string> = { authorization: "Bearer test-admin-token" }
     if (body !== undefined) headers["content-type"] = "application/json"
     const init = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
