@@ -54,7 +54,7 @@ describe("the claim statement", () => {
       expect(postgres.sql.replace(/\$\d+/g, "?")).toBe(sqlite.sql)
       expect(postgres.params).toEqual(sqlite.params)
       expect(sqlite.sql).toMatch(
-        /^insert into jobs_leases .*\sfrom json_each\(\?\) as job\b.*\son conflict \(name\) do update\s.*\sreturning name, last_run_slot, hour_start$/s,
+        /^insert into jobs_leases .*\sfrom json_each\(\?\) as job\b.*\son conflict \(name\) do update\s.*\sreturning name, last_run_slot, hour_start,\s.* as unfolded_history, .* as unfolded_hour$/s,
       )
     }
   })

@@ -1,8 +1,7 @@
-import { database } from "../db/index.ts"
 import { entriesOf, type HourEntry } from "./hour-entry.ts"
 import { jsonObjects } from "./json-chunks.ts"
 import type { RunRecord } from "./record.ts"
-import { CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member, slotClaimsStatement } from "./slot-claim.ts"
+import { CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member } from "./slot-claim.ts"
 
 /** A slot won: the lease row's last recorded run and folded hour, as the claim answered them. */
 export interface ClaimWon {
@@ -48,11 +47,11 @@ interface ClaimRow {
 function earlierRuns(row: ClaimRow, slot: number): HourEntry[] {
   if (!row.unfolded_history) return []
   const folded = row.hour_start != null && row.unfolded_hour ? entriesOf(Number(row.hour_start), row.unfolded_hour) : []
-  const after = Math.max(Number.NEGATIVE_INFINITY, ...folded.map((entry) => entry.slot))
+  const after = Math.max(0, ...folded.map((entry) => entry.slot))
   try {
     return (JSON.parse(row.unfolded_history) as RunRecord[])
       .filter((run) => run.slot > after && run.slot < slot)
-      .map(({ slot, outcome, ms }) => ({ slot, outcome, ms: Number(ms) || 0 }))
+      .map(({ slot, outcome, ms }) => ({ slot, outcome, ms }))
   } catch {
     // A history it cannot read folds nothing: those runs stay as they were.
     return []
@@ -122,7 +121,8 @@ export class ClaimBatch {
     const held = refused.length > 0 ? await this.heldOf(refused.map((waiting) => waiting.entry)) : new Map()
     for (const waiting of all) {
       const { entry, resolve } = waiting
-      const row = newest.get(entry.name) === waiting ? rows.get(entry.name) : undefined
+      const top = newest.get(entry.name) as Waiting
+      const row = top === waiting ? rows.get(entry.name) : undefined
       if (row)
         resolve({
           won: true,
@@ -130,19 +130,14 @@ export class ClaimBatch {
           hourStart: row.hour_start ?? null,
           earlier: earlierRuns(row, entry.slot),
         })
-      else if (newest.get(entry.name)?.entry.slot === entry.slot && newest.get(entry.name) !== waiting)
-        resolve({ won: false })
+      // The same slot as its job's claimed one (a redelivery): that claim's, whatever it answered.
+      else if (top !== waiting && top.entry.slot === entry.slot) resolve({ won: false })
       else resolve(refusal(held.get(entry.name), entry.slot))
     }
   }
 
   private async claimAll(entries: readonly ClaimEntry[]): Promise<Map<string, ClaimRow>> {
     const now = this.now?.()
-    // A run alone claims through drizzle, as one claim always has: its D1 call goes out as soon as before.
-    if (!this.gather)
-      return new Map(
-        (await database(this.d1).all<ClaimRow>(slotClaimsStatement(entries, now))).map((row) => [row.name, row]),
-      )
     const statements = chunksOf(entries).map((json) =>
       now === undefined ? this.d1.prepare(CLAIM_TEXT).bind(json) : this.d1.prepare(CLAIM_TEXT_AT).bind(now, json),
     )

@@ -86,13 +86,6 @@ async function overflowTo(
   capacity: JobsCapacity,
   shared: JobInvocation,
 ): Promise<Array<{ job: string } & RunResult>> {
-  const skipped = (job: Job): { job: string } & RunResult => ({
-    job: job.name,
-    status: "skipped",
-    runId: crypto.randomUUID(),
-    ms: 0,
-    reason: "over capacity",
-  })
   const binding = capacity.overflowQueue
   if (binding !== null) {
     try {
@@ -103,28 +96,21 @@ async function overflowTo(
       logLine("error", "jobs.hand-off", { queue: binding, slot: slot.toISOString(), error: describeError(error) })
     }
   }
-  const fields = { slot: slot.toISOString(), outcome: "skipped", reason: "over capacity", ...capacityFields(capacity) }
-  const results = excess.map((job) => {
-    const result = skipped(job)
-    logLine("error", "job.run", { job: job.name, runId: result.runId, ...fields })
-    return result
-  })
+  const reason = "over capacity"
+  const { plan, jobsPerHeartbeat, overflowQueue } = capacity
+  const fields = { slot: slot.toISOString(), outcome: "skipped", reason, plan, jobsPerHeartbeat, overflowQueue }
   // Each exclusive job's history says so too, written with the runs' releases (flushed once they have ended).
-  await Promise.all(
-    excess
-      .filter((job) => job.exclusive)
-      .map((job) =>
-        shared.releases.skip({ name: job.name, slot: slot.getTime(), reason: "over capacity" }, false, true),
-      ),
+  const recorded = excess.map((job) =>
+    job.exclusive ? shared.releases.skip({ name: job.name, slot: slot.getTime(), reason }, false, true) : undefined,
   )
+  const results = excess.map((job) => {
+    const runId = crypto.randomUUID()
+    logLine("error", "job.run", { job: job.name, runId, ...fields })
+    return { job: job.name, status: "skipped" as const, runId, ms: 0, reason }
+  })
+  await Promise.all(recorded)
   return results
 }
-
-const capacityFields = (capacity: JobsCapacity) => ({
-  plan: capacity.plan,
-  jobsPerHeartbeat: capacity.jobsPerHeartbeat,
-  overflowQueue: capacity.overflowQueue,
-})
 
 /**
  * A Worker's `scheduled` handler: the heartbeat of its own Cron Trigger (`options.cron`, default

@@ -59,7 +59,7 @@ export const historySince = (now: number, days: number) => floorHour(now) - (day
 function runsOf(row: RunHourRow) {
   const runs = new Map<number, Omit<HourEntry, "slot">>()
   for (const { slot, ...run } of entriesOf(row.hour, row.runs))
-    if (run.outcome !== "skipped" || runs.get(slot) === undefined) runs.set(slot, run)
+    if (run.outcome !== "skipped" || !runs.has(slot)) runs.set(slot, run)
   return runs
 }
 

@@ -53,12 +53,6 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
   let unwritten = 0
   const budget = options.queries
   const counted = (use: QueryUse) => (db: D1Database) => (budget && db ? budgetedD1(db, () => budget.take(use)) : db)
-  const uses = new Map<QueryUse, D1Database>()
-  const d1Of = (use: Exclude<QueryUse, "job">) => {
-    const db = uses.get(use) ?? counted(use)(d1)
-    uses.set(use, db)
-    return db
-  }
   let handed: { env: SlotwiseEnv; jobs: SlotwiseEnv } | undefined
   // By the moment a wait starts (a Worker's clock stands still between I/O): one Deadlines each, one timer a length.
   const deadlines = new Map<number, Deadlines>()
@@ -77,9 +71,9 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
       if (handed?.env !== env) handed = { env, jobs: { ...env, DB: counted("job")(env.DB) } }
       return handed.jobs
     },
-    d1: d1Of,
-    claims: new ClaimBatch(d1Of("claim"), options.now, options.gather ?? false),
-    releases: new ReleaseBatch(d1Of("release"), {
+    d1: (use) => counted(use)(d1),
+    claims: new ClaimBatch(counted("claim")(d1), options.now, options.gather ?? false),
+    releases: new ReleaseBatch(counted("release")(d1), {
       deadlineMs: options.deadlineMs,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
       ...(budget ? { room: () => budget.room("release") } : {}),

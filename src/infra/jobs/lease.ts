@@ -1,7 +1,6 @@
 import { and, eq, isNull, lte, or } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
 import type { RunEnding } from "./record.ts"
-import { hourStatements } from "./run-hours.ts"
 import { DATABASE_NOW, type SlotClaimRequest, slotClaimStatement } from "./slot-claim.ts"
 import { releaseStatements, runReleases } from "./slot-release.ts"
 
@@ -37,18 +36,22 @@ export async function releaseSlot(
     const statements = releaseStatements([{ name, holder, record, summary }], record.finishedAt)
     return (await runReleases(db.$client, statements)).has(name)
   }
+  if (ending !== undefined) {
+    // The lease ended by its holder and the slot added to its hour as skipped, in one batch (slot-release.ts).
+    const { slot, at } = ending.skipped
+    const skip = { name, slot, holder, reason: "claim timed out" as const }
+    const [ended] = await db.$client.batch(
+      releaseStatements([], at, [skip]).map(({ text, values }) => db.$client.prepare(text).bind(...values)),
+    )
+    return (ended?.meta.changes ?? 0) > 0
+  }
   const release = db
     .update(jobsLeases)
     // lease_ms goes with the lease: a later claim by 0.1.0 (which never writes it) leaves it null, never another run's.
     .set({ leaseUntil: null, leaseMs: null, holder: null })
     .where(and(eq(jobsLeases.name, name), eq(jobsLeases.holder, holder)))
     .returning({ name: jobsLeases.name })
-  if (ending === undefined) return (await release).length === 1
-  const [released] = await db.batch([
-    release,
-    ...hourStatements(db, name, { slot: ending.skipped.slot, outcome: "skipped", ms: 0 }, ending.skipped.at),
-  ])
-  return released.length === 1
+  return (await release).length === 1
 }
 
 /** Every lease row, by name. */

@@ -19,34 +19,25 @@ export type QueryReserve = Record<Exclude<QueryUse, "job">, number>
 export class QueryBudget {
   private left: number
   private readonly reserve: QueryReserve
-  private readonly total: number
   private readonly plan: string
 
   constructor(total: number, plan: string, reserve: QueryReserve) {
-    this.total = total
     this.left = total
     this.plan = plan
     this.reserve = { ...reserve }
   }
 
-  private get reserved(): number {
-    return this.reserve.pause + this.reserve.claim + this.reserve.release
-  }
-
   /** The queries `use` may still make: its reserve and the queries nobody reserved. */
   room(use: QueryUse): number {
-    const free = Math.max(0, this.left - this.reserved)
+    const { pause, claim, release } = this.reserve
+    const free = Math.max(0, this.left - pause - claim - release)
     return use === "job" ? free : Math.min(this.left, this.reserve[use] + free)
   }
 
   /** Takes one query for `use`: undefined, or past its room the D1QueryBudgetError naming the limit. */
   take(use: QueryUse): D1QueryBudgetError | undefined {
     if (this.room(use) <= 0) {
-      return new D1QueryBudgetError(
-        use === "job"
-          ? `D1: this invocation's jobs have made every query they may (the ${this.plan} plan's ${this.total}, less what slotwise keeps to claim and record their runs)`
-          : `D1: this invocation's ${this.total} queries (the ${this.plan} plan's limit) are spent: slotwise's ${use} is not sent`,
-      )
+      return new D1QueryBudgetError(`D1: the ${this.plan} plan's queries are spent, all but slotwise's own`)
     }
     this.left--
     if (use !== "job" && this.reserve[use] > 0) this.reserve[use]--

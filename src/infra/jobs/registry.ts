@@ -107,32 +107,27 @@ const declarationsOf = new WeakMap<Job, Declared>()
 export function capacityOf(jobs: readonly Job[]): JobsCapacity {
   let capacity = declared.get(jobs)
   if (capacity === undefined) {
-    capacity = capacityFor(resolved(jobs, {}, "Jobs"))
+    capacity = capacityFor(resolved(jobs))
     declared.set(jobs, capacity)
   }
   return capacity
 }
 
 /** The options that hold for `jobs`: those given, else those their jobs carry; two different values of a field throw. */
-function resolved(jobs: readonly Job[], options: RegistryOptions, caller: string): RegistryOptions {
+function resolved(jobs: readonly Job[], options: RegistryOptions = {}): RegistryOptions {
   const out: Record<string, unknown> = {}
   for (const field of FIELDS) {
-    const values = new Map<string, { value: unknown; from: string }>()
+    const values = new Map<string, unknown>()
     const given = options[field]
-    if (given !== undefined) values.set(JSON.stringify(given), { value: given, from: "this list's options" })
-    for (const job of jobs) {
-      for (const [text, value] of declarationsOf.get(job)?.[field] ?? []) {
-        if (!values.has(text)) values.set(text, { value, from: `job "${job.name}"` })
-      }
-    }
+    if (given !== undefined) values.set(JSON.stringify(given), given)
+    for (const job of jobs) for (const [text, value] of declarationsOf.get(job)?.[field] ?? []) values.set(text, value)
     if (values.size > 1) {
-      const seen = [...values].map(([text, { from }]) => `${field}: ${text} (${from})`).join(", ")
       throw new PlanDeclarationError(
-        `${caller}: the list's jobs were declared with different values of ${field} (${seen}): declare ${field} once, with the list every heartbeat and queue handler is given`,
+        `Jobs: ${field} is ${[...values.keys()].join(" and ")} in one list: declare it once`,
       )
     }
     const [only] = values.values()
-    if (only !== undefined) out[field] = only.value
+    if (only !== undefined) out[field] = only
   }
   return out as RegistryOptions
 }
@@ -185,12 +180,12 @@ export function registry(jobs: readonly Job[], options: RegistryOptions = {}): r
       throw new DuplicateJobError(`job "${job.name}" is declared twice in the list given to \`Jobs.registry\``)
     seen.add(job.name)
   }
-  const capacity = capacityFor(resolved(jobs, options, "Jobs.registry"))
+  const capacity = capacityFor(resolved(jobs, options))
   const list = Object.freeze([...jobs])
   declared.set(list, capacity)
   const most = mostDueIn(list)
   if (most.jobs > capacity.jobsPerHeartbeat && capacity.overflowQueue === null) {
-    const text = `up to ${most.jobs} jobs are due in one minute (first at ${most.at} UTC), more than the ${capacity.jobsPerHeartbeat} one heartbeat runs on the ${capacity.plan} plan: declare the plan, or an overflowQueue to take the excess`
+    const text = `up to ${most.jobs} jobs are due in one minute (first at ${most.at} UTC), more than the ${capacity.jobsPerHeartbeat} a heartbeat runs on the ${capacity.plan} plan: declare the plan, or an overflowQueue`
     if (capacity.overCapacity === "refuse") throw new JobCapacityError(`Jobs.registry: ${text}`)
     logLine("warn", "jobs.capacity", { mostDue: most.jobs, at: most.at, ...summaryOf(capacity), text })
   }

@@ -63,7 +63,7 @@ export class ReleaseBatch {
   /** A run opened that will not release after all (a late claim that did not win). */
   closed(): void {
     this.open--
-    this.schedule()
+    this.flush()
   }
 
   /** Ends the run's lease and records it, with the releases pending in the window. */
@@ -71,7 +71,7 @@ export class ReleaseBatch {
     return new Promise((resolve) => {
       this.open--
       this.pending.push({ release, leaseEndsAt, resolve })
-      this.schedule()
+      this.flush()
     })
   }
 
@@ -84,16 +84,12 @@ export class ReleaseBatch {
       if (opened) this.open--
       this.skips.push({ skip, done })
       // Riding: it waits for the next batch that goes for the runs, or for flush().
-      if (!ride) this.schedule()
+      if (!ride) this.flush()
     })
   }
 
   /** Sends what waits (skipped slots riding with the runs' releases) by the usual rules, once no run is left to carry it. */
   flush(): void {
-    this.schedule()
-  }
-
-  private schedule(): void {
     if (this.pending.length === 0 && this.skips.length === 0) return
     if (this.open <= 0) {
       // Next turn, so that a run ending at the same time still joins.
@@ -106,13 +102,10 @@ export class ReleaseBatch {
 
   /** The window while the releases have queries to spare; with one left, until the runs still out end or a held lease would. */
   private wait(): void {
-    const room = this.options.room()
-    let delay = this.options.windowMs
-    if (room <= 1) {
-      const ends = Math.min(...this.pending.map((pending) => pending.leaseEndsAt))
-      delay = Number.isFinite(ends) ? Math.max(0, ends - Date.now() - 2 * this.options.deadlineMs) : -1
-    }
-    this.timer = delay < 0 ? undefined : setTimeout(() => void this.send(), delay)
+    const { room, windowMs, deadlineMs } = this.options
+    const held = Math.min(...this.pending.map((pending) => pending.leaseEndsAt)) - Date.now() - 2 * deadlineMs
+    const delay = room() > 1 ? windowMs : held
+    this.timer = delay < Number.POSITIVE_INFINITY ? setTimeout(() => void this.send(), Math.max(0, delay)) : undefined
   }
 
   private async send(): Promise<void> {
@@ -139,6 +132,6 @@ export class ReleaseBatch {
     }
     for (const { done } of skips) done()
     // What arrived while this batch was out goes by the same rules.
-    this.schedule()
+    this.flush()
   }
 }

@@ -57,8 +57,7 @@ export const D1_DEADLINE_MS = 5_000
 export const D1_QUERY_MAX_MS = 30_000
 
 /** A run whose release found its lease another's: it ran, and nothing recorded it. */
-const NOT_HELD =
-  "not recorded: its lease was no longer this run's (it expired and a later slot was claimed, or an operator released it and a later slot was claimed)"
+const NOT_HELD = "not recorded: lease taken"
 
 /**
  * The one boundary around a job: claim the slot if exclusive, run under the timeout,
@@ -175,28 +174,18 @@ async function attempt(
     }
     if (!answer.won) {
       const ms = Math.max(0, now() - started)
-      if (answer.taken) {
-        // A later slot was claimed first and no run recorded this one: no run will have it. Said once, here.
-        logLine("warn", "job.run", {
-          ...fields,
-          outcome: "skipped",
-          reason: "slot taken",
-          takenBy: { slot: new Date(answer.taken.slot).toISOString() },
-        })
-        await shared.releases.skip({ name: job.name, slot: slot.getTime(), reason: "slot taken" })
-        return { status: "skipped", runId, ms, reason: "slot taken" }
-      }
+      const { taken, held } = answer
       // Another run owns this slot (or already ran it): do nothing, log nothing.
-      if (!answer.held) return { status: "skipped", runId, ms, reason: "slot taken" }
-      // An earlier slot's run still holds the lease (running long, or its release failed): said once, here.
-      logLine("warn", "job.run", {
-        ...fields,
-        outcome: "skipped",
-        reason: "lease held",
-        heldBy: { slot: new Date(answer.held.slot).toISOString(), runId: answer.held.holder },
-      })
-      await shared.releases.skip({ name: job.name, slot: slot.getTime(), reason: "lease held" })
-      return { status: "skipped", runId, ms, reason: "lease held" }
+      if (!taken && !held) return { status: "skipped", runId, ms, reason: "slot taken" }
+      // An earlier slot's run still holds the lease (running long, or its release failed), or a later slot was
+      // claimed first and no run recorded this one (no run will have it): said once, here, and in its history.
+      const reason = taken ? "slot taken" : "lease held"
+      const by = taken
+        ? { takenBy: { slot: new Date(taken.slot).toISOString() } }
+        : { heldBy: { slot: new Date((held as { slot: number }).slot).toISOString(), runId: held?.holder } }
+      logLine("warn", "job.run", { ...fields, outcome: "skipped", reason, ...by })
+      await shared.releases.skip({ name: job.name, slot: slot.getTime(), reason })
+      return { status: "skipped", runId, ms, reason }
     }
     claimed = answer
     leaseEndsAt = Date.now() + job.leaseMs

@@ -114,37 +114,18 @@ const FLUSH_VALUES = 4
 /**
  * Entries added to their hour row in jobs_run_hours directly (an upsert, ADDED): a skipped slot's, or runs a
  * release that writes no hour recorded (0.1.0's). The reader folds the lease row's hour in, so its current hour
- * may be written here too. Values: hourValues.
+ * may be written here too. Values: hourValues, one entry a statement.
  */
 export const HOUR_ADD_TEXT = `insert into jobs_run_hours (job, hour, ran, failed, timed_out, skipped, max_ms, runs)
 values (?1, cast(?2 as bigint), cast(?3 as integer), cast(?4 as integer), cast(?5 as integer), cast(?6 as integer),
   cast(?7 as bigint), cast(?8 as text))
 ${ADDED}`
 
-/** HOUR_ADD_TEXT's values for `entries` of one hour of job `name`. */
-function hourValues(name: string, entries: readonly HourEntry[]): unknown[] {
-  const count = (outcome: HourEntry["outcome"]) => entries.filter((entry) => entry.outcome === outcome).length
-  const ms = Math.max(0, ...entries.filter((entry) => entry.outcome !== "skipped").map((entry) => Math.round(entry.ms)))
-  return [
-    name,
-    hourOf((entries[0] as HourEntry).slot),
-    count("ran"),
-    count("failed"),
-    count("timed-out"),
-    count("skipped"),
-    ms,
-    entries.map(entryText).join(","),
-  ]
-}
-
-/** `entries` by hour. */
-function byHour(entries: readonly HourEntry[]): HourEntry[][] {
-  const hours = new Map<number, HourEntry[]>()
-  for (const entry of entries) {
-    const hour = hourOf(entry.slot)
-    hours.set(hour, [...(hours.get(hour) ?? []), entry])
-  }
-  return [...hours.values()]
+/** HOUR_ADD_TEXT's values for one entry of job `name`. */
+function hourValues(name: string, entry: HourEntry): unknown[] {
+  const one = (outcome: HourEntry["outcome"]) => (entry.outcome === outcome ? 1 : 0)
+  const ms = one("skipped") ? 0 : Math.round(entry.ms)
+  return [name, hourOf(entry.slot), one("ran"), one("failed"), one("timed-out"), one("skipped"), ms, entryText(entry)]
 }
 
 /** A late claim's lease ended, if its holder still holds it (`last_slot` stays). */
@@ -188,13 +169,15 @@ export function releaseStatements(
   for (const { name, slot, reason, holder } of skips) {
     if (holder !== undefined) statements.push({ text: END_LEASE_TEXT, values: [name, holder] })
     ending++
-    statements.push({ text: HOUR_ADD_TEXT, values: hourValues(name, [{ slot, outcome: "skipped", ms: 0, reason }]) })
+    statements.push({ text: HOUR_ADD_TEXT, values: hourValues(name, { slot, outcome: "skipped", ms: 0, reason }) })
   }
   for (const release of releases) {
     const hour = hourOf(release.record.slot)
-    for (const entries of byHour((release.earlier ?? []).filter((run) => hourOf(run.slot) !== hour))) {
+    // Those of other hours, one statement each (a rollout's few).
+    for (const run of release.earlier ?? []) {
+      if (hourOf(run.slot) === hour) continue
       ending++
-      statements.push({ text: HOUR_ADD_TEXT, values: hourValues(release.name, entries) })
+      statements.push({ text: HOUR_ADD_TEXT, values: hourValues(release.name, run) })
     }
     const values = releaseValues(release)
     if (flushes(release)) {
