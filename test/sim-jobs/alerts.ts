@@ -33,7 +33,13 @@ export class AlertsSim {
 
   async run(): Promise<Violation[]> {
     const now = this.world.wall
-    await runAlerts(env as never, { consumer: "test.quick", stream: this.stream, rules: this.rules }, now)
+    // Through the simulator's D1 (paid plan's count, no fault): a planted fault reaches the alerts job too.
+    const db = this.world.sim.invocation(1_000, "batch").db
+    await runAlerts(
+      { ...env, DB: db } as never,
+      { consumer: "test.quick", stream: this.stream, rules: this.rules },
+      now,
+    )
     this.world.models.forEach((model, job) => {
       const newest = model.runs.slice(-SLOTS)
       const failing = newest.length === SLOTS && newest.every((outcome) => outcome !== "ran")

@@ -11,7 +11,7 @@ import type { Line } from "./world.ts"
 const SEED = 4
 const STEPS = 400
 
-const planted: Array<{ fault: string; rule: string; plant: SimulateOptions["plant"] }> = [
+const planted: Array<{ fault: string; rule: string; plant: SimulateOptions["plant"]; seed?: number }> = [
   {
     fault: "a claim that ignores last_slot (a released slot is claimed again)",
     rule: "ran-twice",
@@ -60,6 +60,16 @@ const planted: Array<{ fault: string; rule: string; plant: SimulateOptions["plan
         text.replace('where "jobs_pauses"."resumed_at" is null', 'where "jobs_pauses"."resumed_at" is null and 0')
     },
   },
+  {
+    fault: "an alerts job that forgets its open incidents (it opens each again, with a second notice)",
+    rule: "alert-notices",
+    // A seed whose jobs fail twice in a row early, so an incident opens.
+    seed: 2,
+    plant: (world) => {
+      world.sim.sabotage = (text) =>
+        text.replace('from "alert_incidents" order by', 'from "alert_incidents" where 0 order by')
+    },
+  },
 ]
 
 describe("the jobs simulator catches planted faults", () => {
@@ -68,9 +78,9 @@ describe("the jobs simulator catches planted faults", () => {
     expect(outcome.failure?.violation).toBeUndefined()
   }, 240_000)
 
-  for (const { fault, rule, plant } of planted) {
+  for (const { fault, rule, plant, seed = SEED } of planted) {
     it(`${fault}: broken rule "${rule}"`, async () => {
-      const outcome = await simulate(generate(SEED, STEPS), { plant })
+      const outcome = await simulate(generate(seed, STEPS), { plant })
       // The step that breaks it may break others first (the run that ran twice also wrote a line too many).
       const rules = outcome.failure?.all.map((violation) => violation.rule)
       expect(rules, JSON.stringify(outcome.failure?.all)).toContain(rule)

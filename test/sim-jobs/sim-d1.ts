@@ -22,7 +22,8 @@ const CLOCK = /unixepoch\('now', 'subsec'\)/g
 
 export const targetOf = (text: string): Target | undefined => {
   if (text.startsWith("insert into jobs_leases (name, last_slot")) return "claim"
-  if (text.startsWith("update jobs_leases set\n  lease_until = null")) return "release"
+  // The release batches: a run's release, a lease ended, an hour's entries (a skipped slot's too) and its sweep.
+  if (/^(update jobs_leases set|insert into jobs_run_hours|delete from jobs_run_hours)/.test(text)) return "release"
   if (/from "jobs_pauses" where "jobs_pauses"."resumed_at" is null/.test(text)) return "pauses"
   return undefined
 }
