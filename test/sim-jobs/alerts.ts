@@ -1,0 +1,98 @@
+import { env } from "cloudflare:test"
+import { runAlerts } from "../../src/infra/alerts/alert-job.ts"
+import { noticeId } from "../../src/infra/alerts/notice.ts"
+import { type AlertRule, jobFailed } from "../../src/infra/alerts/rule.ts"
+import type { Job } from "../../src/infra/jobs/index.ts"
+import { Schedules } from "../../src/infra/schedules/index.ts"
+import type { Violation } from "./checks.ts"
+import type { World } from "./world.ts"
+
+/** Runs a rule fires on: the newest two all failed. */
+const SLOTS = 2
+
+interface Incident {
+  openedAt: number
+  resolvedAt: number | null
+}
+
+/**
+ * The alerts job's body (runAlerts, as the `slotwise.alerts` job runs it each minute) over the simulated jobs, one
+ * `Alerts.jobFailed(job, { slots: 2 })` rule each, its notices in a stream of the world's own; and the model of it:
+ * an incident opens when a job's newest two recorded runs failed and resolves at its next run that ran, each once.
+ */
+export class AlertsSim {
+  private readonly rules: AlertRule[]
+  private readonly stream: string
+  /** Each job's incidents, oldest first, by job index. */
+  private readonly incidents = new Map<number, Incident[]>()
+
+  constructor(private readonly world: World) {
+    this.rules = world.jobs.map((job: Job) => jobFailed(job, { slots: SLOTS }))
+    this.stream = `alerts-${(world.jobs[0] as Job).name.replace(/[^a-z0-9-]/gi, "-")}`
+  }
+
+  async run(): Promise<Violation[]> {
+    const now = this.world.wall
+    // Through the simulator's D1 (paid plan's count, no fault): a planted fault reaches the alerts job too.
+    const db = this.world.sim.invocation(1_000, "batch").db
+    await runAlerts(
+      { ...env, DB: db } as never,
+      { consumer: "test.quick", stream: this.stream, rules: this.rules },
+      now,
+    )
+    this.world.models.forEach((model, job) => {
+      const newest = model.runs.slice(-SLOTS)
+      const failing = newest.length === SLOTS && newest.every((outcome) => outcome !== "ran")
+      const list = this.incidents.get(job) ?? []
+      const open = list.at(-1)?.resolvedAt === null ? list.at(-1) : undefined
+      if (failing && !open) list.push({ openedAt: now, resolvedAt: null })
+      if (!failing && open) open.resolvedAt = now
+      this.incidents.set(job, list)
+    })
+    return this.compare()
+  }
+
+  /** The incidents firing in D1, and the notices in the alert stream: one when each opened, one when each resolved. */
+  private async compare(): Promise<Violation[]> {
+    const ids = this.rules.map((rule) => rule.id)
+    const { results } = await env.DB.prepare(
+      `select rule, subject, opened_at, state from alert_incidents where rule in (${ids.map(() => "?").join(",")})`,
+    )
+      .bind(...ids)
+      .all<{ rule: string; subject: string; opened_at: number; state: string }>()
+    const firing = results.filter((row) => row.state === "firing").map((row) => `${row.subject}@${row.opened_at}`)
+    const want: string[] = []
+    const notices: string[] = []
+    this.incidents.forEach((list, job) => {
+      const rule = this.rules[job] as AlertRule
+      const subject = (this.world.jobs[job] as Job).name
+      for (const incident of list) {
+        if (incident.resolvedAt === null) want.push(`${subject}@${incident.openedAt}`)
+        const notice = { kind: rule.kind, rule: rule.id, subject, openedAt: incident.openedAt }
+        notices.push(noticeId({ ...notice, status: "firing" }))
+        if (incident.resolvedAt !== null) notices.push(noticeId({ ...notice, status: "resolved" }))
+      }
+    })
+    const violations: Violation[] = []
+    const sorted = (keys: string[]) => JSON.stringify([...keys].sort())
+    if (sorted(want) !== sorted(firing))
+      violations.push({ rule: "alert-incidents", message: `firing: ${sorted(firing)}, the model ${sorted(want)}` })
+    const stream = Schedules.stream(env.SCHEDULES, this.stream)
+    const held: string[] = []
+    let cursor: string | undefined
+    do {
+      const page = await stream.list({ limit: 500, ...(cursor ? { cursor } : {}) })
+      held.push(...page.schedules.map((schedule) => schedule.id))
+      cursor = page.cursor ?? undefined
+    } while (cursor)
+    if (sorted(held) !== sorted(notices))
+      violations.push({ rule: "alert-notices", message: `notices: ${sorted(held)}, the model ${sorted(notices)}` })
+    return violations
+  }
+
+  /** Incidents opened and resolved so far. */
+  counts(): { opened: number; resolved: number } {
+    const all = [...this.incidents.values()].flat()
+    return { opened: all.length, resolved: all.filter((incident) => incident.resolvedAt !== null).length }
+  }
+}
