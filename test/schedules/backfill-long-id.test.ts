@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test"
+import { env, runInDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Schedules } from "../../src/infra/index.ts"
 import { NAME } from "../../src/infra/schedules/contract/definition.ts"
@@ -77,5 +77,26 @@ describe("backfill of a schedule with a long id", () => {
     )
     expect(ids.size).toBe(12)
     for (const bid of ids) expect(bid).toMatch(NAME)
+  })
+
+  it("still lets the client and admin read, cancel and remove a row 0.2.0 named past 128 characters", async () => {
+    const { name, stub, stream, id, ids } = await backfilledLong(100, "bf-legacy")
+    // 0.2.0 named a backfill row of a 120-character id `<id>~backfill-<run>-<time>`, 149 characters.
+    const legacy = `${"y".repeat(120)}~backfill-1-${T0 - HOUR}`
+    expect(legacy.length).toBeGreaterThan(128)
+    await runInDurableObject(stub as unknown as DurableObjectStub, (_instance, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE schedules SET id = ? WHERE id = ?", legacy, ids[0])
+    })
+    script.set(legacy, ["retry", "retry"])
+    await tickAt(stub, T0)
+    expect(await stream.get(legacy)).toMatchObject({ id: legacy, backfillOf: id, attempts: 1 })
+    const at = (verb = "") => `/admin/streams/${name}/schedules/${legacy}${verb && `/${verb}`}`
+    expect((await adminFetch(at())).status).toBe(200)
+    expect((await adminFetch(at("cancel"), { method: "POST" })).status).toBe(200)
+    expect((await adminFetch(at(), { method: "DELETE" })).status).toBeLessThan(300)
+    expect(await stream.get(legacy)).toBeUndefined()
+    // Only that shape: any other id past 128 characters is still refused, naming the field.
+    await expect(stream.get("z".repeat(129))).rejects.toMatchObject({ field: "id" })
+    expect((await adminFetch(`/admin/streams/${name}/schedules/${"z".repeat(129)}`)).status).toBe(400)
   })
 })

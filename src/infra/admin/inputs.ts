@@ -3,6 +3,7 @@ import { JOB_NAME } from "../jobs/definition.ts"
 import { HISTORY_DAYS_MAX } from "../jobs/history.ts"
 import { PAUSE_REASON_MAX } from "../jobs/pauses.ts"
 import { LIST_MAX, MAX_NOTE_LENGTH, MAX_PAYLOAD_BYTES, NAME, NAME_RULE } from "../schedules/contract/definition.ts"
+import { SCHEDULE_ADDRESS } from "../schedules/contract/schedule-address.ts"
 import { STATES } from "../schedules/contract/states.ts"
 
 const name = z.string().check(z.regex(NAME, NAME_RULE))
@@ -23,14 +24,16 @@ export const jobHistoryQuery = z.object({
   days: z.optional(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(HISTORY_DAYS_MAX)))),
 })
 export const streamHistoryQuery = z.object({ range: z.optional(z.enum(["day", "month"])) })
-export const scheduleParam = z.object({ stream: name, id: name })
+/** A schedule's id: a NAME, or a backfill row's id 0.2.0 wrote past 128 characters (schedule-address.ts). */
+const scheduleId = z.string().check(z.regex(SCHEDULE_ADDRESS, NAME_RULE))
+export const scheduleParam = z.object({ stream: name, id: scheduleId })
 
 export const streamsQuery = z.object({ limit, cursor: z.optional(name) })
-export const schedulesQuery = z.object({ state: z.optional(z.enum(STATES)), limit, cursor: z.optional(name) })
+export const schedulesQuery = z.object({ state: z.optional(z.enum(STATES)), limit, cursor: z.optional(scheduleId) })
 export const eventsQuery = z.object({
   limit,
   before: z.optional(z.pipe(z.coerce.number(), z.int().check(z.positive()))),
-  scheduleId: z.optional(name),
+  scheduleId: z.optional(scheduleId),
 })
 
 // The stream checks what is z.unknown() here (one rule for the client and the route); the document still types it

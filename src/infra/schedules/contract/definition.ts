@@ -1,6 +1,7 @@
 import { CronSyntaxError, canonicalTimezone, isTimezone, parseCron } from "../../cron.ts"
 import { describeValue } from "../../describe-value.ts"
 import { type Duration, toMillis } from "../../duration.ts"
+import { SCHEDULE_ADDRESS } from "./schedule-address.ts"
 import { type ScheduleState, STATES } from "./states.ts"
 
 /**
@@ -389,7 +390,7 @@ export interface ListOptions {
 export function validateListOptions(options: ListOptions): Required<Pick<ListOptions, "limit">> & ListOptions {
   if (options.state !== undefined && !STATES.includes(options.state))
     fail("state", `must be one of ${STATES.join(", ")}`)
-  if (options.cursor !== undefined && !(typeof options.cursor === "string" && NAME.test(options.cursor))) {
+  if (options.cursor !== undefined && !(typeof options.cursor === "string" && SCHEDULE_ADDRESS.test(options.cursor))) {
     fail("cursor", "is not a schedule id")
   }
   return { ...options, limit: pageLimit(options.limit) }
@@ -407,7 +408,12 @@ export interface EventsOptions {
 
 /** An events call's options, checked: a schedule id, a page size, an event seq to page before. */
 export function validateEventsOptions(options: EventsOptions): Required<Pick<EventsOptions, "limit">> & EventsOptions {
-  if (options.scheduleId !== undefined) assertName("id", options.scheduleId)
+  // A backfill row 0.2.0 named past 128 characters is still addressable (schedule-address.ts).
+  if (
+    options.scheduleId !== undefined &&
+    !(typeof options.scheduleId === "string" && SCHEDULE_ADDRESS.test(options.scheduleId))
+  )
+    fail("id", NAME_RULE)
   if (options.before !== undefined && !(Number.isSafeInteger(options.before) && options.before > 0)) {
     fail("before", "must be an event seq, a positive integer")
   }

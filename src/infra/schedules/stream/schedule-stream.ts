@@ -29,6 +29,7 @@ import {
   type StreamRpc,
   type UpsertOptions,
 } from "../contract/rpc.ts"
+import { SCHEDULE_ADDRESS } from "../contract/schedule-address.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
 import type { ScheduleView, StreamSummary } from "../contract/view.ts"
 import { backfill } from "./backfill.ts"
@@ -368,7 +369,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
   }
 
   private checkId(id: string): Reply<never> | undefined {
-    return isName(id) ? undefined : refuse("invalid", `id ${NAME_RULE}`, "id")
+    return typeof id === "string" && SCHEDULE_ADDRESS.test(id) ? undefined : refuse("invalid", `id ${NAME_RULE}`, "id")
   }
 }
 
