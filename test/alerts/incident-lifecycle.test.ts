@@ -180,3 +180,22 @@ describe("any other rule removed from the code", () => {
     expect(payloads(job.name)[1]?.summary).toMatch(/removed/)
   })
 })
+
+describe("the alert stream renamed", () => {
+  it("disarms the switch in the old stream, so it never fires there, and arms it in the new one", async () => {
+    const { start: t, stream, at, notices, theSwitch } = alerting([late()])
+    await at(t)
+    const renamed = `${stream}-renamed`
+    const job = Alerts.job({ consumer: "test.scripted", stream: renamed, rules: [late()] })
+    for (let minute = 1; minute < 8; minute++) {
+      const slot = t + minute * MINUTE
+      expect((await Jobs.run(job, new Date(slot), { env, now: () => slot + 1_000 })).status).toBe("ran")
+      await tickAt(stubOf(stream), slot + 2_000)
+      await tickAt(stubOf(renamed), slot + 2_000)
+    }
+    expect(notices()).toEqual([])
+    expect(await theSwitch()).toBeUndefined()
+    const moved = await Schedules.stream(env.SCHEDULES, renamed).get(SWITCH_ID)
+    expect(moved).toMatchObject({ state: "scheduled", nextAt: t + 10 * MINUTE + 1_000 })
+  })
+})

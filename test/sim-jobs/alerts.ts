@@ -38,7 +38,7 @@ export class AlertsSim {
     await runAlerts(
       { ...env, DB: db } as never,
       { consumer: "test.quick", stream: this.stream, rules: this.rules },
-      now,
+      { slot: now, now },
     )
     this.world.models.forEach((model, job) => {
       const newest = model.runs.slice(-SLOTS)

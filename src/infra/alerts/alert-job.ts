@@ -7,7 +7,7 @@ import { pausesSince } from "../jobs/pauses.ts"
 import { stream as streamClient } from "../schedules/client/stream-client.ts"
 import type { ScheduleDefinition } from "../schedules/contract/definition.ts"
 import { NAME, NAME_RULE } from "../schedules/contract/definition.ts"
-import { tendSwitch } from "./dead-mans-switch.ts"
+import { type SwitchOutcome, type SwitchRun, tendSwitch } from "./dead-mans-switch.ts"
 import { factsFor } from "./facts.ts"
 import { findingsOf, resolutionOf } from "./findings.ts"
 import { incidentsOf, incidentsQuery, markSent, planIncidents, writeIncidents } from "./incidents.ts"
@@ -100,7 +100,44 @@ async function stateOf(env: SlotwiseEnv, run: AlertRun) {
     lease.leaseMs !== null
       ? lease.leaseUntil - lease.leaseMs
       : undefined
-  return { open: incidentsOf(incidents), armedFor: record[0]?.armedFor ?? null, now: run.now ?? claimed ?? Date.now() }
+  return { open: incidentsOf(incidents), record: record[0], now: run.now ?? claimed ?? Date.now() }
+}
+
+/** The alert stream's client, every notice it upserts (the switch's included) dressed for the person who reads it. */
+function dressedStream(env: SlotwiseEnv, name: string) {
+  const client = streamClient(env.SCHEDULES, name)
+  const url = env.SLOTWISE_DASHBOARD_URL
+  return {
+    ...client,
+    upsert: (d: ScheduleDefinition) => client.upsert({ ...d, payload: dress(d.payload as BareNotice, url) }),
+  }
+}
+
+/**
+ * The switch tended in the alert stream, and first disarmed in the one its record names when the alert stream was
+ * renamed (it would fire there with nothing to push it back); while that one's delivery is under way, the new one
+ * waits.
+ */
+async function tendSwitches(
+  env: SlotwiseEnv,
+  consumer: string,
+  streamName: string,
+  record: { armedFor: number; stream: string } | undefined,
+  run: Pick<SwitchRun, "afterMs" | "slot" | "now">,
+): Promise<SwitchOutcome> {
+  const db = database(env.DB)
+  const pauses = () => pausesSince(db, ALERTS_JOB, (record?.armedFor ?? run.now) - (run.afterMs ?? 0))
+  const moved = record !== undefined && record.stream !== "" && record.stream !== streamName
+  if (moved) {
+    const old = dressedStream(env, record.stream)
+    const disarmed = await tendSwitch(old, consumer, { ...run, afterMs: undefined, armedFor: record.armedFor, pauses })
+    if (disarmed.step === "firing") return disarmed
+  }
+  const armedFor = moved ? null : (record?.armedFor ?? null)
+  const stream = dressedStream(env, streamName)
+  const outcome = await tendSwitch(stream, consumer, { ...run, armedFor, pauses })
+  // Moved with no rule left: the old record goes.
+  return moved && outcome.armedFor === undefined ? { ...outcome, armedFor: null } : outcome
 }
 
 /**
@@ -112,22 +149,10 @@ async function stateOf(env: SlotwiseEnv, run: AlertRun) {
 export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: AlertRun): Promise<AlertReport> {
   const { consumer, stream: streamName, rules } = checkOptions(options)
   const db = database(env.DB)
-  const client = streamClient(env.SCHEDULES, streamName)
-  const url = env.SLOTWISE_DASHBOARD_URL
-  // Every notice upserted, the switch's included, is dressed for the person who reads it.
-  const stream = {
-    ...client,
-    upsert: (d: ScheduleDefinition) => client.upsert({ ...d, payload: dress(d.payload as BareNotice, url) }),
-  }
-  const { open, armedFor, now } = await stateOf(env, run)
+  const stream = dressedStream(env, streamName)
+  const { open, record, now } = await stateOf(env, run)
   const late = rules.find((rule) => rule.kind === "heartbeat-late")
-  const switching = tendSwitch(stream, consumer, {
-    afterMs: late?.afterMs,
-    slot: run.slot,
-    now,
-    armedFor,
-    pauses: () => pausesSince(db, ALERTS_JOB, (armedFor ?? now) - (late?.afterMs ?? 0)),
-  })
+  const switching = tendSwitches(env, consumer, streamName, record, { afterMs: late?.afterMs, slot: run.slot, now })
   const [facts, dms] = await Promise.all([factsFor(env, rules, run.slot, run.watchDeadlineMs), switching])
   const judged = rules.filter((rule) => !facts.unavailable.has(rule.id))
   const kinds = new Map(judged.map((rule) => [rule.id, rule.kind]))
@@ -139,7 +164,7 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: Al
     now,
     declared,
   )
-  const switchWrite = dms.armedFor === undefined ? [] : [recordSwitch(db, dms.armedFor)]
+  const switchWrite = dms.armedFor === undefined ? [] : [recordSwitch(db, dms.armedFor, streamName)]
   await writeIncidents(db, plan.writes, switchWrite)
   const sent = []
   const byId = new Map(rules.map((rule) => [rule.id, rule]))

@@ -10,15 +10,15 @@ import { alertIncidents, type Database } from "../db/index.ts"
 export const SWITCH_RECORD = "dead-mans-switch"
 const SUBJECT = "heartbeat"
 
-/** The query of the switch's record. */
+/** The query of the switch's record: when it is armed for, and in which alert stream (its summary). */
 export const switchRecordQuery = (db: Database) =>
   db
-    .select({ armedFor: alertIncidents.openedAt })
+    .select({ armedFor: alertIncidents.openedAt, stream: alertIncidents.summary })
     .from(alertIncidents)
     .where(and(eq(alertIncidents.rule, SWITCH_RECORD), eq(alertIncidents.subject, SUBJECT)))
 
-/** The statement that records the switch armed for `armedFor`, or, given null, forgets it (the rule is gone). */
-export function recordSwitch(db: Database, armedFor: number | null) {
+/** The statement that records the switch armed for `armedFor` in `stream`, or, given null, forgets it (the rule is gone). */
+export function recordSwitch(db: Database, armedFor: number | null, stream: string) {
   if (armedFor === null)
     return db
       .delete(alertIncidents)
@@ -29,7 +29,7 @@ export function recordSwitch(db: Database, armedFor: number | null) {
     openedAt: armedFor,
     state: "armed",
     sent: 1,
-    summary: "",
+    summary: stream,
     resolvedAt: null,
   }
   return (
@@ -39,7 +39,7 @@ export function recordSwitch(db: Database, armedFor: number | null) {
       // Unqualified, as PostgreSQL requires of a conflict target (incidents.ts).
       .onConflictDoUpdate({
         target: [sql.identifier("rule"), sql.identifier("subject")] as unknown as SQLiteColumn[],
-        set: { openedAt: armedFor },
+        set: { openedAt: armedFor, summary: stream },
       })
   )
 }
