@@ -61,6 +61,7 @@ const jobs = () => markup`
           <th>Next run</th>
           <th>Lease</th>
           <th>Last run</th>
+          <th>Today (UTC)</th>
           <th></th>
         </tr>
       </thead>

@@ -2,6 +2,7 @@ import type { JobHistory } from "../../answers.ts"
 import { elapsed } from "./format.ts"
 import { type MarkKind, slotLegend, slotMark } from "./slot-marks.ts"
 import { chart, HOUR, hourName, svg, text, titled, WIDTH, whisker } from "./svg.ts"
+import { todayNote } from "./today.ts"
 
 type Hour = JobHistory["hours"][number]
 type Slot = JobHistory["today"][number]
@@ -35,16 +36,6 @@ const quantile = (sorted: readonly number[], q: number) =>
   q === 0.5 && sorted.length % 2 === 0
     ? ((sorted[sorted.length / 2 - 1] as number) + (sorted[sorted.length / 2] as number)) / 2
     : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number)
-
-/** How today went, in words: "so far 14 of 15 slots ran · 1 failed · 0 missed · 45 to come". */
-function todayNote(today: readonly Slot[]): string {
-  const count = (...statuses: Slot["status"][]) => today.filter((s) => statuses.includes(s.status)).length
-  const past = today.length - count("due")
-  return (
-    `So far ${count("ran")} of ${past} slots ran · ${count("failed", "timed-out")} failed · ` +
-    `${count("skipped")} skipped · ${count("missed")} missed · ${count("paused")} paused · ${count("due")} to come`
-  )
-}
 
 /**
  * Today, one mark per slot the cron names (UTC): up to 96 slots in one row, more (an every-minute job) as a
