@@ -122,6 +122,7 @@ describe("docs/admin.md's Prometheus endpoint, set up as written, with the real 
     // A long job: 12 minutes, within the 15 a job's timeout may be.
     openTelemetryMetrics().run({
       job: "metrics.long",
+      slot: NIGHT,
       outcome: "ran",
       ms: 12 * 60_000,
       lateMs: 2 * 3_600_000,
