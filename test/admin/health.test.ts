@@ -2,7 +2,10 @@ import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
 import type { HealthView } from "../../src/infra/admin/answers.ts"
 import { HEALTH_STREAMS } from "../../src/infra/admin/retrying.ts"
+import { ALERTS_JOB } from "../../src/infra/alerts/alert-job.ts"
+import { database } from "../../src/infra/db/index.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
+import { pauseJob, resumeJob } from "../../src/infra/jobs/pauses.ts"
 import { watchdog } from "../../src/infra/schedules/directory/watchdog.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { resetConsumers } from "../support/consumers.ts"
@@ -30,12 +33,43 @@ const setLease = (name: string, lastSlot: number) =>
 
 beforeEach(async () => {
   resetConsumers()
-  await env.DB.batch([env.DB.prepare("DELETE FROM jobs_leases"), env.DB.prepare("DELETE FROM schedule_streams")])
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM jobs_leases"),
+    env.DB.prepare("DELETE FROM schedule_streams"),
+    env.DB.prepare("DELETE FROM jobs_pauses"),
+  ])
 })
 
 describe("GET /admin/health", () => {
   it("is behind the door", async () => {
     await expectProblem(await adminFetch("/admin/health", { token: null }), 401)
+  })
+
+  it("is not ok while the watchdog or the alerts job is paused, and says what it cannot vouch for and why", async () => {
+    const db = database(env.DB)
+    const now = Date.now()
+    await setLease(watchdog.name, minute(now) - MINUTE)
+    expect((await health()).ok).toBe(true)
+    expect((await health()).blind).toEqual([])
+    for (const job of [watchdog.name, ALERTS_JOB]) {
+      await pauseJob(db, { job, reason: "noisy during the migration", by: null, now })
+      const view = await health()
+      expect(view.ok, job).toBe(false)
+      expect(view.blind).toEqual([
+        {
+          job,
+          cannot: expect.stringMatching(job === ALERTS_JOB ? /^alerts: no rule is judged/ : /^streams behind: /),
+          pause: expect.objectContaining({ job, reason: "noisy during the migration" }),
+        },
+      ])
+      await resumeJob(db, { job, by: null, now: Date.now() })
+      expect((await health()).ok).toBe(true)
+    }
+    // Another job's pause is a choice health can still see around: listed as paused, still ok.
+    await pauseJob(db, { job: "billing.roll-up-usage", reason: "quiet", by: null, now })
+    const view = await health()
+    expect([view.ok, view.blind, view.paused.map((pause) => pause.job)]).toEqual([true, [], ["billing.roll-up-usage"]])
+    await resumeJob(db, { job: "billing.roll-up-usage", by: null, now: Date.now() })
   })
 
   it("says unknown before any exclusive job has claimed a slot", async () => {

@@ -36,6 +36,9 @@ const NIGHTS = [
   { daysAgo: 1, kind: "ran", counts: [1, 0, 0, 0], ms: 800, runs: "0:r:800" },
 ] as const
 
+/** The nightly job's first run was 6 nights ago: its week's charts start there, and say so. */
+const SINCE_FIRST = `since its first run, ${new Date(night(6)).toISOString().slice(0, 16).replace("T", " ")} UTC (younger than 7 days)`
+
 /** billing.roll-up-usage (every minute), first run mid-hour: `T` the minute the data is written. */
 const ROLL = "billing.roll-up-usage"
 const T = Math.floor(Date.now() / MINUTE) * MINUTE
@@ -161,8 +164,8 @@ describe("the history charts", () => {
     const titles = await page.locator(`${byTestId("job-charts")} ${byTestId("chart-title")}`).allTextContents()
     expect(titles).toEqual([
       expect.stringMatching(/^Today \(\d{4}-\d{2}-\d{2} UTC\), one mark per slot of billing\.close-expired-trials$/),
-      `Slots of ${CLOSE}, by hour, over 7 days`,
-      `Duration of ${CLOSE}'s runs, median and max per hour`,
+      `Slots of ${CLOSE}, by hour, ${SINCE_FIRST}`,
+      `Duration of ${CLOSE}'s runs, median and max per hour, ${SINCE_FIRST}`,
     ])
     for (const title of await page.locator(`${byTestId("job-charts")} ${byTestId("chart-title")}`).all())
       expect(await title.isVisible()).toBe(true)
@@ -177,8 +180,8 @@ describe("the history charts", () => {
     const history = await call<JobHistory>("GET", `/jobs/${CLOSE}/history?days=7`)
     const missed = history.hours.reduce((n, hour) => n + hour.missed, 0)
     expect(missed).toBeGreaterThanOrEqual(1)
-    expect(notes).toContain(`${missed} slots missed and 2 failed over 7 days`)
-    expect(notes).toContain("Longest over 7 days: 5 min")
+    expect(notes).toContain(`${missed} slots missed and 2 failed ${SINCE_FIRST}`)
+    expect(notes).toContain(`Longest ${SINCE_FIRST}: 5 min`)
   })
 
   test("tell no outage before a job's first run, show each of today's slots, and agree with the Runs table", async () => {

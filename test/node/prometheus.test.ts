@@ -27,6 +27,27 @@ function containerMetricsSection(): string {
 }
 
 /** Every Prometheus series name the section gives (`slotwise_…`). */
+/**
+ * Prometheus's histogram_quantile over one job's cumulative buckets, as the server computes it: linear within the
+ * bucket that holds the rank; a rank in +Inf answers the highest finite bound.
+ */
+function quantile(text: string, series: string, job: string, q: number): number {
+  const buckets = [...text.matchAll(new RegExp(`^${series}\\{([^}]*)\\} (\\S+)$`, "gm"))]
+    .filter((m) => m[1]?.includes(`job="${job}"`))
+    .map((m) => ({
+      le: Number(/le="([^"]+)"/.exec(m[1] as string)?.[1]?.replace("+Inf", "Infinity")),
+      n: Number(m[2]),
+    }))
+    .sort((a, b) => a.le - b.le)
+  const total = buckets.at(-1)?.n ?? 0
+  const rank = q * total
+  const at = buckets.findIndex((b) => b.n >= rank)
+  const bucket = buckets[at] as { le: number; n: number }
+  if (bucket.le === Number.POSITIVE_INFINITY) return buckets.at(-2)?.le ?? 0
+  const below = buckets[at - 1] ?? { le: 0, n: 0 }
+  return below.le + (bucket.le - below.le) * ((rank - below.n) / (bucket.n - below.n))
+}
+
 const documentedSeries = (section: string) => [...new Set(section.match(/\bslotwise_[a-z_]+\b/g) ?? [])].sort()
 
 /** The series names of a Prometheus text exposition: each sample line's name, comments skipped. */
@@ -98,6 +119,15 @@ describe("docs/admin.md's Prometheus endpoint, set up as written, with the real 
     // A night without a run, so a missed slot is counted.
     await at(NIGHT + 2 * 86_400_000).beat(NIGHT + 2 * 86_400_000)
     openTelemetryMetrics().batch({ stream: "tenant-7", delivered: 2, retried: 1, failed: 0, late: [5, 40] })
+    // A long job: 12 minutes, within the 15 a job's timeout may be.
+    openTelemetryMetrics().run({
+      job: "metrics.long",
+      slot: NIGHT,
+      outcome: "ran",
+      ms: 12 * 60_000,
+      lateMs: 2 * 3_600_000,
+      missed: 0,
+    })
 
     // The exporter listens once its server is up: bounded, as every wait is.
     let text = ""
@@ -128,5 +158,10 @@ describe("docs/admin.md's Prometheus endpoint, set up as written, with the real 
     expect(text).toMatch(/^slotwise_job_runs_total\{job="metrics\.prometheus-nightly",outcome="failed",[^}]*\} 1$/m)
     expect(text).toMatch(/^slotwise_job_missed_slots_total\{job="metrics\.prometheus-nightly",[^}]*\} 1$/m)
     expect(text).toMatch(/^slotwise_deliveries_total\{stream="tenant-7",outcome="retried",[^}]*\} 1$/m)
+    // The guide's histogram_quantile(0.99, …) over the long job's buckets lands in the bucket that holds 12 minutes,
+    // not at the highest finite bound (the SDK's default 10 s); its lateness of 2 hours likewise.
+    expect(quantile(text, "slotwise_job_duration_bucket", "metrics.long", 0.99)).toBeGreaterThan(10 * 60_000)
+    expect(quantile(text, "slotwise_job_duration_bucket", "metrics.long", 0.99)).toBeLessThanOrEqual(15 * 60_000)
+    expect(quantile(text, "slotwise_job_lateness_bucket", "metrics.long", 0.5)).toBeGreaterThan(60 * 60_000)
   })
 })

@@ -127,6 +127,8 @@ export const healthView = z
     retrying: z.object({ schedules: int, streamsAsked: int, unanswered: int, complete: z.boolean() }),
     /** Every job paused now, the longest paused first. */
     paused: z.array(pauseView),
+    /** What health cannot vouch for while a job it reads from (the watchdog, the alerts job) is paused: not ok then. */
+    blind: z.array(z.object({ job: z.string(), cannot: z.string(), pause: pauseView })),
     capacity: z.object({
       plan: z.string(),
       jobsPerHeartbeat: int,

@@ -1,4 +1,5 @@
 import { Hono } from "hono"
+import { ALERTS_JOB } from "../alerts/alert-job.ts"
 import { database } from "../db/index.ts"
 import { heldLeases } from "../jobs/held-leases.ts"
 import type { Job } from "../jobs/index.ts"
@@ -16,7 +17,8 @@ import { ADMIN_ROUTES } from "./routes.ts"
 
 /**
  * GET /health: the heartbeat (from the leases), the watchdog's last run (its record), the retrying count,
- * whether the busiest minute's due jobs fit one heartbeat on the declared plan, and the leases held past their next slot.
+ * whether the busiest minute's due jobs fit one heartbeat on the declared plan, the leases held past their next slot,
+ * and what it cannot vouch for because the job it reads from (the watchdog, the alerts job) is paused: then not ok.
  */
 export const healthRoutes = (jobs: readonly Job[]) =>
   new Hono<AdminEnv>().get(ADMIN_ROUTES.health.path, async (c) => {
@@ -37,13 +39,24 @@ export const healthRoutes = (jobs: readonly Job[]) =>
     // Over capacity with no overflow queue, the excess of the busiest minute is not run.
     const fits = most.jobs <= capacity.jobsPerHeartbeat || capacity.overflowQueue !== null
     const held = heldLeases(jobs, leases, now)
+    // What health reads from a job that does not run while it is paused: it cannot vouch for it then.
+    const blind = [
+      [watchdogName, "streams behind: the watchdog neither counts nor nudges lost alarms, so its last count is stale"],
+      [ALERTS_JOB, "alerts: no rule is judged, no notice is sent, and the heartbeat's dead man's switch will fire"],
+    ].flatMap(([job, cannot]) => {
+      const pause = paused.get(job as string)
+      return pause && jobs.some((declared) => declared.name === job)
+        ? [{ job: job as string, cannot: cannot as string, pause }]
+        : []
+    })
     const view: HealthView = {
       now,
       ok:
         (beat.status === "alive" || beat.status === "unknown") &&
         (summary?.overdue ?? 0) === 0 &&
         fits &&
-        held.length === 0,
+        held.length === 0 &&
+        blind.length === 0,
       heartbeat: { ...beat, ageMs: beat.lastFiredAt === null ? null : now - beat.lastFiredAt },
       watchdog: {
         job: watchdogName,
@@ -53,6 +66,7 @@ export const healthRoutes = (jobs: readonly Job[]) =>
       },
       retrying: await countRetrying(c.env, now),
       paused: [...paused.values()].sort((a, b) => a.pausedAt - b.pausedAt),
+      blind,
       capacity: {
         plan: capacity.plan,
         jobsPerHeartbeat: capacity.jobsPerHeartbeat,

@@ -11,14 +11,47 @@ interface Instruments {
   deliveryLateness: Histogram
 }
 
+const SECOND = 1_000
+const MINUTE = 60 * SECOND
+/**
+ * Run durations' bucket bounds (ms): up to 15 minutes, the longest timeout a job may declare (jobs/definition.ts), so
+ * a quantile of a long job is read from a bucket that holds it (the SDK's default buckets stop at 10 s).
+ */
+export const DURATION_BOUNDS = [
+  5,
+  10,
+  25,
+  50,
+  100,
+  250,
+  500,
+  SECOND,
+  2.5 * SECOND,
+  5 * SECOND,
+  10 * SECOND,
+  30 * SECOND,
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+]
+/** Lateness's bounds (ms): a run's or a delivery's, up to a day (a stream that was down, a lease held long). */
+export const LATENESS_BOUNDS = [...DURATION_BOUNDS, 30 * MINUTE, 60 * MINUTE, 6 * 60 * MINUTE, 24 * 60 * MINUTE]
+
 function instrumentsOf(provider: MeterProvider, name: string): Instruments {
   const meter = provider.getMeter(name)
   const ms = { unit: "ms" }
+  const timed = { ...ms, advice: { explicitBucketBoundaries: DURATION_BOUNDS } }
+  const late = { ...ms, advice: { explicitBucketBoundaries: LATENESS_BOUNDS } }
   return {
     provider,
     runs: meter.createCounter("slotwise.job.runs", { description: "Job runs, by job and outcome" }),
-    runDuration: meter.createHistogram("slotwise.job.duration", { ...ms, description: "How long each run took" }),
-    runLateness: meter.createHistogram("slotwise.job.lateness", { ...ms, description: "A run's start less its slot" }),
+    runDuration: meter.createHistogram("slotwise.job.duration", { ...timed, description: "How long each run took" }),
+    runLateness: meter.createHistogram("slotwise.job.lateness", {
+      ...late,
+      description: "A run's start less its slot",
+    }),
     missed: meter.createCounter("slotwise.job.missed_slots", {
       description: "Slots the cron named that no run took, counted when the job's next run ends",
     }),
@@ -26,7 +59,7 @@ function instrumentsOf(provider: MeterProvider, name: string): Instruments {
       description: "Settled delivery attempts, by stream and outcome (delivered, retried, failed)",
     }),
     deliveryLateness: meter.createHistogram("slotwise.delivery.lateness", {
-      ...ms,
+      ...late,
       description: "A delivery's time less its due time",
     }),
   }

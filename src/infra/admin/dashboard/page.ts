@@ -27,7 +27,7 @@ const refresh = (name: string) => markup`
 /** Is the heartbeat alive, is a stream behind, is anything retrying: the first things an operator asks. */
 const health = () => markup`
   <section id="health" data-testid="health-panel" aria-label="Health">
-    <h2>Health<span class="spacer"></span>${refresh("health")}</h2>
+    <h2>Health <span id="health-verdict" data-testid="health-verdict"></span><span class="spacer"></span>${refresh("health")}</h2>
     <div class="signals">
       <div>
         <h3>Heartbeat</h3>
@@ -61,6 +61,7 @@ const jobs = () => markup`
           <th>Next run</th>
           <th>Lease</th>
           <th>Last run</th>
+          <th>Today (UTC)</th>
           <th></th>
         </tr>
       </thead>

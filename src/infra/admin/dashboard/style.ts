@@ -45,6 +45,10 @@ td time .local { display: block; color: var(--muted); }
 .nowrap { white-space: nowrap; }
 #stream-open input { width: 100%; }
 .none { color: var(--muted); }
+.error-text { color: var(--bad); }
+.wrap, .job-name { overflow-wrap: anywhere; }
+td.name { max-width: 260px; overflow-wrap: anywhere; }
+.clamp { overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; overflow: hidden; max-width: 320px; }
 .error {
   color: var(--bad); min-width: 130px; max-width: 240px; overflow-wrap: anywhere; font-size: 12px;
   display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; overflow: hidden;
@@ -93,7 +97,7 @@ ul.streams button[aria-current="true"] { background: #eef2fb; color: var(--accen
 .toggle[data-on="true"] { color: #9fe0b4; }
 dl.detail { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 14px; margin: 0 0 10px; }
 dl.detail dt { color: var(--muted); font-size: 12px; }
-dl.detail dd { margin: 0; }
+dl.detail dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
 form.token { max-width: 420px; margin: 80px auto; display: grid; gap: 10px; }
 form.token p { margin: 0; color: var(--muted); }
 #token-message { color: var(--bad); }

@@ -12,6 +12,7 @@ export async function loadHealth(): Promise<void> {
     fill(byId("health-watchdog"), watchdog(view))
     fill(byId("health-retrying"), retrying(view))
     fill(byId("health-paused"), paused(view))
+    fill(byId("health-verdict"), verdict(view))
     byId("health").dataset.ok = String(view.ok)
   } catch (error) {
     fail(error)
@@ -19,7 +20,7 @@ export async function loadHealth(): Promise<void> {
 }
 
 export const clearHealth = () => {
-  for (const id of ["health-heartbeat", "health-watchdog", "health-retrying", "health-paused"])
+  for (const id of ["health-heartbeat", "health-watchdog", "health-retrying", "health-paused", "health-verdict"])
     byId(id).replaceChildren()
 }
 
@@ -50,7 +51,48 @@ function heartbeat({ heartbeat: beat }: HealthView) {
   ]
 }
 
-function watchdog({ watchdog: dog }: HealthView) {
+/** Ok, or why not, in the panel's title: the first thing read. */
+function verdict(view: HealthView) {
+  if (view.ok) return badge("ok", { "data-testid": "health-ok" }, "free")
+  const why = [
+    view.heartbeat.status === "late" || view.heartbeat.status === "ahead" ? `heartbeat ${view.heartbeat.status}` : "",
+    view.watchdog.summary?.overdue ? `${view.watchdog.summary.overdue} streams behind` : "",
+    view.capacity.ok ? "" : "over capacity",
+    view.heldLeases.length ? `${view.heldLeases.length} leases held` : "",
+    ...view.blind.map((blind) => `${blind.job} paused`),
+  ].filter(Boolean)
+  return badge(`not ok: ${why.join(", ") || "see below"}`, { "data-testid": "health-ok" }, "late")
+}
+
+/** What health cannot vouch for while the job it reads from is paused (the watchdog, the alerts job). */
+const blindNote = ({ blind }: HealthView, job: string) =>
+  blind
+    .filter((entry) => entry.job === job)
+    .map((entry) =>
+      el(
+        "div",
+        { class: "error", "data-testid": "health-blind", "data-job": entry.job },
+        `Cannot vouch for ${entry.cannot} (${entry.job} is paused: ${entry.pause.reason})`,
+      ),
+    )
+
+function watchdog(view: HealthView) {
+  const dog = view.watchdog
+  const blind = blindNote(view, dog.job)
+  if (blind.length) {
+    const run = dog.lastRun
+    return [
+      badge("paused: not watching", { "data-testid": "watchdog-status" }, "late"),
+      blind,
+      run
+        ? el(
+            "div",
+            { class: "sub" },
+            `its last count, ${dog.summary?.overdue ?? "?"} overdue, is from ${relative(run.finishedAt)}`,
+          )
+        : null,
+    ]
+  }
   if (!dog.declared) {
     return [
       badge("not declared", {}, "unknown"),
@@ -94,9 +136,11 @@ function retrying({ retrying: count }: HealthView) {
 }
 
 /** What is paused, by whom and since when: a pause is a choice, but one someone should remember to undo. */
-function paused({ paused: pauses }: HealthView) {
+function paused(view: HealthView) {
+  const pauses = view.paused
   if (pauses.length === 0) return [badge("none", { "data-testid": "paused-count" }, "free")]
   return [
+    view.blind.filter((entry) => entry.job !== view.watchdog.job).flatMap((entry) => blindNote(view, entry.job)),
     badge(`${pauses.length} paused`, { "data-testid": "paused-count" }, "late"),
     ...pauses.map((pause) =>
       el(

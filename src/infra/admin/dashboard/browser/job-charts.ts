@@ -2,6 +2,7 @@ import type { JobHistory } from "../../answers.ts"
 import { elapsed } from "./format.ts"
 import { type MarkKind, slotLegend, slotMark } from "./slot-marks.ts"
 import { chart, HOUR, hourName, svg, text, titled, WIDTH, whisker } from "./svg.ts"
+import { todayNote } from "./today.ts"
 
 type Hour = JobHistory["hours"][number]
 type Slot = JobHistory["today"][number]
@@ -35,16 +36,6 @@ const quantile = (sorted: readonly number[], q: number) =>
   q === 0.5 && sorted.length % 2 === 0
     ? ((sorted[sorted.length / 2 - 1] as number) + (sorted[sorted.length / 2] as number)) / 2
     : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number)
-
-/** How today went, in words: "so far 14 of 15 slots ran · 1 failed · 0 missed · 45 to come". */
-function todayNote(today: readonly Slot[]): string {
-  const count = (...statuses: Slot["status"][]) => today.filter((s) => statuses.includes(s.status)).length
-  const past = today.length - count("due")
-  return (
-    `So far ${count("ran")} of ${past} slots ran · ${count("failed", "timed-out")} failed · ` +
-    `${count("skipped")} skipped · ${count("missed")} missed · ${count("paused")} paused · ${count("due")} to come`
-  )
-}
 
 /**
  * Today, one mark per slot the cron names (UTC): up to 96 slots in one row, more (an every-minute job) as a
@@ -106,17 +97,29 @@ function todayChart(history: JobHistory): HTMLElement {
 
 /** Today's chart, the strip of the job's hours and its durations over the same days; x is the hour. */
 export function jobCharts(history: JobHistory): HTMLElement[] {
-  const hours = history.days * 24
-  const first = history.now - (history.now % HOUR) - (hours - 1) * HOUR
+  const last = history.now - (history.now % HOUR)
+  const windowStart = last - (history.days * 24 - 1) * HOUR
+  // A job younger than the window: its charts start at its first run's hour, not days of nothing before it.
+  const born = history.knownSince === null ? null : history.knownSince - (history.knownSince % HOUR)
+  const first = born !== null && born > windowStart ? born : windowStart
+  const young = first > windowStart
+  const hours = (last - first) / HOUR + 1
   const step = WIDTH / hours
   const x = (hour: number) => ((hour - first) / HOUR) * step
   const w = Math.max(1, step - 1)
-  // Each midnight (UTC) in the window, labelled with its date.
-  const midnight = Math.ceil(first / (24 * HOUR)) * 24 * HOUR
-  const days = Array.from({ length: history.days }, (_, d) => midnight + d * 24 * HOUR)
+  // The time axis: each midnight (UTC) labelled with its date, or over two days or less, every few hours.
+  const every = hours <= 48 ? Math.max(1, Math.ceil(hours / 8)) * HOUR : 24 * HOUR
+  const tick = Math.ceil(first / every) * every
+  const ticks = Array.from({ length: Math.ceil((last + HOUR - tick) / every) }, (_, i) => tick + i * every)
+  const tickName = (at: number) => (every < 24 * HOUR ? hourName(at).slice(5, 16) : hourName(at).slice(5, 10))
+  const axis = (y: number) => ticks.map((at) => text(x(at), y, tickName(at)))
+  const span = young
+    ? `since its first run, ${hourName(first).slice(0, 16)} UTC (younger than ${history.days} days)`
+    : `over ${history.days} days`
+  const empty = (y: number) => [text(WIDTH / 2, y, "no runs yet", "middle")]
   const box = (hour: number) => ({ x: x(hour), y: 12, w, h: 20 })
   const strip = chart(
-    `Slots of ${history.job}, by hour, over ${history.days} days`,
+    `Slots of ${history.job}, by hour, ${span}`,
     56,
     (hatch) => [
       ...history.hours.map((h) => {
@@ -135,7 +138,7 @@ export function jobCharts(history: JobHistory): HTMLElement[] {
         }
         return titled(describe(h), attributes, ...marks)
       }),
-      ...days.map((day) => text(x(day), 52, hourName(day).slice(5, 10))),
+      ...(history.hours.length ? axis(52) : empty(26)),
     ],
     {
       legend: slotLegend({
@@ -147,7 +150,7 @@ export function jobCharts(history: JobHistory): HTMLElement[] {
       }),
       notes: [
         `${history.hours.reduce((n, h) => n + h.missed, 0)} slots missed and ` +
-          `${history.hours.reduce((n, h) => n + h.failed + h.timedOut, 0)} failed over ${history.days} days`,
+          `${history.hours.reduce((n, h) => n + h.failed + h.timedOut, 0)} failed ${span}`,
       ],
     },
   )
@@ -158,9 +161,10 @@ export function jobCharts(history: JobHistory): HTMLElement[] {
     .flatMap((s) => (s.ms !== null && s.status !== "skipped" ? [s.ms] : []))
     .sort((a, b) => a - b)
   const durations = chart(
-    `Duration of ${history.job}'s runs, median and max per hour`,
-    84,
+    `Duration of ${history.job}'s runs, median and max per hour, ${span}`,
+    96,
     () => [
+      ...(timed.length ? axis(94) : empty(44)),
       svg("polyline", {
         points: timed.map((h) => `${x(h.hour) + w / 2},${y(h.medianMs ?? 0)}`).join(" "),
         class: "line",
@@ -175,8 +179,7 @@ export function jobCharts(history: JobHistory): HTMLElement[] {
         }
         return titled(describe(h), attributes, ...whisker(cx, y(h.medianMs ?? 0), y(h.maxMs ?? 0)))
       }),
-      text(0, 8, `max ${elapsed(top)}`),
-      text(0, 84, "0"),
+      ...(timed.length ? [text(0, 8, `max ${elapsed(top)}`), text(0, 84, "0")] : []),
     ],
     {
       legend: [
@@ -190,7 +193,7 @@ export function jobCharts(history: JobHistory): HTMLElement[] {
         ran.length
           ? `Today: median ${elapsed(quantile(ran, 0.5))} · p99 ${elapsed(quantile(ran, 0.99))} · longest ${elapsed(ran.at(-1) as number)} over ${ran.length} runs`
           : "Today: no run recorded yet",
-        `Longest over ${history.days} days: ${timed.length ? elapsed(top) : "none recorded"}`,
+        `Longest ${span}: ${timed.length ? elapsed(top) : "no runs yet"}`,
       ],
     },
   )

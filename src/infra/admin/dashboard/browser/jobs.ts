@@ -4,6 +4,7 @@ import { badge, button, byId, el, emptyRow, fill } from "./dom.ts"
 import { duration, elapsed, when } from "./format.ts"
 import { jobCharts } from "./job-charts.ts"
 import { act, fail } from "./session.ts"
+import { todayCell } from "./today.ts"
 
 /** The jobs as last fetched, by name, and the one whose runs are open. */
 const shown = { jobs: new Map<string, JobView>(), open: null as string | null }
@@ -15,6 +16,7 @@ export async function loadJobs(): Promise<void> {
     byId("jobs-body").replaceChildren(...jobs.map(jobRow))
     if (jobs.length === 0) byId("jobs-body").append(emptyRow(8, "No jobs declared."))
     renderRuns()
+    await loadToday(jobs)
   } catch (error) {
     fail(error)
   }
@@ -29,15 +31,39 @@ export function clearJobs(): void {
   byId("runs-panel").hidden = true
 }
 
+/** The jobs whose today is asked for at most, a few at a time (a history each). */
+const TODAY_JOBS_MAX = 100
+const TODAY_AT_ONCE = 4
+
+/** Each exclusive job's today, filled into its row as it arrives. */
+async function loadToday(jobs: readonly JobView[]): Promise<void> {
+  const queue = jobs.filter((job) => job.exclusive).slice(0, TODAY_JOBS_MAX)
+  const next = async (): Promise<void> => {
+    const job = queue.shift()
+    if (!job) return
+    const history = await api("jobHistory", { name: job.name }, { query: { days: 1 } })
+    const cell = byId("jobs-body").querySelector(`tr[data-job="${CSS.escape(job.name)}"] td.today`)
+    if (cell && shown.jobs.get(job.name) === job) fill(cell, todayCell(job, history))
+    return next()
+  }
+  await Promise.all(Array.from({ length: TODAY_AT_ONCE }, next)).catch(fail)
+}
+
 function jobRow(job: JobView): HTMLTableRowElement {
   const { lease } = job
   return el(
     "tr",
     { "data-testid": "job-row", "data-job": job.name, "aria-selected": String(job.name === shown.open) },
-    el("td", {}, el("div", { class: "mono" }, job.name), pausedNote(job)),
+    el("td", { class: "name" }, el("div", { class: "mono job-name" }, job.name), pausedNote(job)),
     el("td", { class: "mono" }, job.cron),
     el("td", {}, job.exclusive ? "yes" : "no", el("div", { class: "sub" }, duration(job.timeoutMs))),
-    el("td", {}, when(job.nextSlot)),
+    el(
+      "td",
+      { "data-testid": "job-next" },
+      job.paused
+        ? [badge("paused", {}, "late"), el("div", { class: "sub" }, "no run until resumed")]
+        : when(job.nextSlot),
+    ),
     el(
       "td",
       {},
@@ -46,6 +72,11 @@ function jobRow(job: JobView): HTMLTableRowElement {
       lease.leaseUntil !== null ? el("div", { class: "sub" }, "until ", when(lease.leaseUntil)) : null,
     ),
     el("td", { "data-testid": "job-last-run" }, lastRun(job)),
+    el(
+      "td",
+      { class: "today" },
+      job.exclusive ? el("span", { class: "sub" }, "…") : el("span", { class: "none" }, "not recorded"),
+    ),
     el(
       "td",
       { class: "actions" },
@@ -87,7 +118,7 @@ function lastRun(job: JobView) {
   ]
 }
 
-function openRuns(name: string): void {
+export function openRuns(name: string): void {
   shown.open = name
   for (const row of byId("jobs-body").querySelectorAll("tr")) {
     row.setAttribute("aria-selected", String(row.dataset.job === name))

@@ -5,6 +5,7 @@
 import { byId } from "./dom.ts"
 import { clearHealth, loadHealth } from "./health.ts"
 import { clearJobs, loadJobs } from "./jobs.ts"
+import { followLink } from "./links.ts"
 import { initAutoRefresh } from "./refresh.ts"
 import { clearSchedules, initSchedules, loadSchedules, openStream } from "./schedules.ts"
 import { startSession } from "./session.ts"
@@ -17,8 +18,9 @@ initSchedules()
 const stopAutoRefresh = initAutoRefresh(refreshAll)
 byId("jobs-refresh").addEventListener("click", () => void loadJobs())
 byId("health-refresh").addEventListener("click", () => void loadHealth())
+addEventListener("hashchange", () => void followLink())
 startSession(
-  () => void refreshAll(),
+  () => void refreshAll().then(() => followLink()),
   () => {
     stopAutoRefresh()
     clearHealth()

@@ -100,6 +100,28 @@ function summaryOf(s: StreamSummary) {
   ]
 }
 
+/** An alert notice (alerts/notice.ts) reads as what it says, not as its id: its status, rule and subject in words. */
+function noticeOf(s: ScheduleView) {
+  const notice = s.payload as {
+    status?: unknown
+    kind?: unknown
+    about?: unknown
+    subject?: unknown
+    summary?: unknown
+  }
+  if (typeof notice?.kind !== "string" || typeof notice.status !== "string" || typeof notice.summary !== "string")
+    return null
+  const about = typeof notice.about === "string" ? notice.about : String(notice.subject ?? "")
+  return el(
+    "div",
+    { "data-testid": "schedule-notice", title: `${s.id}\n${notice.summary}` },
+    badge(notice.status, {}, notice.status === "firing" ? "late" : "free"),
+    ` ${notice.kind}: `,
+    el("span", { class: "mono wrap" }, about),
+    el("div", { class: "sub clamp" }, notice.summary),
+  )
+}
+
 function scheduleRow(s: ScheduleView): HTMLTableRowElement {
   const retrying = s.state === "scheduled" && s.retryAt !== null
   return el(
@@ -108,7 +130,7 @@ function scheduleRow(s: ScheduleView): HTMLTableRowElement {
     el(
       "td",
       { class: "name" },
-      el("div", { class: "mono id", title: s.id }, s.id),
+      noticeOf(s) ?? el("div", { class: "mono id", title: s.id }, s.id),
       el("div", { class: "sub nowrap" }, s.consumer),
     ),
     el("td", {}, timing(s.timing)),
@@ -119,7 +141,7 @@ function scheduleRow(s: ScheduleView): HTMLTableRowElement {
       retrying ? el("div", {}, badge("retrying", { "data-testid": "schedule-retrying" })) : null,
       s.cancelReason === null
         ? null
-        : el("div", { class: "sub", "data-testid": "schedule-reason", title: s.cancelReason }, s.cancelReason),
+        : el("div", { class: "sub clamp", "data-testid": "schedule-reason", title: s.cancelReason }, s.cancelReason),
     ),
     el(
       "td",
