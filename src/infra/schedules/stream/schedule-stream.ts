@@ -288,11 +288,11 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     const started = this.clock()
     let ticks = 0
     let goesOn = false
-    // Decided before the tick re-arms; a first batch of several arms (should this alarm not finish) without waiting.
+    // Decided before the tick re-arms, so a tick that did not re-arm is always followed by another.
     const rearms = (report: TickReport) => {
       goesOn = continues(report, this.clock() - started)
-      if (ticks === 0 && goesOn) void this.ticker.alarm.rearm(this.clock())
-      return !goesOn
+      // The first arm stores an alarm no later than what is still due, should this alarm not finish.
+      return ticks === 0 || !goesOn
     }
     let report: TickReport
     let total: TickReport | undefined
