@@ -17,7 +17,7 @@ const onTime = (k: number) => ({ now: () => slot(k) + 1_000 })
 const FREE = PLANS.free.d1Queries
 
 let made = 0
-const job = (run: Job["run"], timeout = "30 seconds"): Job =>
+const job = (run: Job["run"], timeout: Parameters<typeof Jobs.make>[0]["timeout"] = "30 seconds"): Job =>
   Jobs.make({ name: `budget.job-${++made}`, cron: "* * * * *", exclusive: true, timeout, run })
 
 type Lease = { name: string; holder: string | null; last_run_slot: number | null; last_slot: number }

@@ -21,7 +21,7 @@ let made = 0
  */
 export function slotAccountingScenarios(binding: () => D1Database) {
   const env = () => ({ DB: binding() }) as never
-  const make = (run: Job["run"] = () => {}, timeout = "1 minute") =>
+  const make = (run: Job["run"] = () => {}, timeout: Parameters<typeof Jobs.make>[0]["timeout"] = "1 minute") =>
     Jobs.make({ name: `accounting.job-${Date.now()}-${++made}`, cron: "* * * * *", exclusive: true, timeout, run })
   const onTime = (slot: number) => ({ now: () => slot + 1_000 })
   const historyOf = async (job: Job, now: number) => {
