@@ -74,7 +74,7 @@ describe("the hour row on D1", () => {
       true,
     )
     expect(hourRowsOf((await rowsOf(job.name)).results)).toEqual([
-      { hour: T0, ran: 0, failed: 0, timed_out: 0, skipped: 1, runs: "5:s:0" },
+      { hour: T0, ran: 0, failed: 0, timed_out: 0, skipped: 1, runs: "5:s:0:c" },
     ])
   })
 

@@ -1,7 +1,8 @@
+import { database } from "../db/index.ts"
 import { entriesOf, type HourEntry } from "./hour-entry.ts"
 import { jsonObjects } from "./json-chunks.ts"
 import type { RunRecord } from "./record.ts"
-import { CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member } from "./slot-claim.ts"
+import { boundSql, CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member } from "./slot-claim.ts"
 
 /** A slot won: the lease row's last recorded run and folded hour, as the claim answered them. */
 export interface ClaimWon {
@@ -138,13 +139,19 @@ export class ClaimBatch {
 
   private async claimAll(entries: readonly ClaimEntry[]): Promise<Map<string, ClaimRow>> {
     const now = this.now?.()
-    const statements = chunksOf(entries).map((json) =>
-      now === undefined ? this.d1.prepare(CLAIM_TEXT).bind(json) : this.d1.prepare(CLAIM_TEXT_AT).bind(now, json),
-    )
+    const text = now === undefined ? CLAIM_TEXT : CLAIM_TEXT_AT
+    const values = (json: string) => (now === undefined ? [json] : [now, json])
+    const chunks = chunksOf(entries)
+    // One statement through drizzle, as one claim always has (a run alone's D1 call goes out as soon as before);
+    // the chunks of a longer one in one D1 batch.
     const results =
-      statements.length === 1 ? [await (statements[0] as D1PreparedStatement).all()] : await this.d1.batch(statements)
+      chunks.length === 1
+        ? [await database(this.d1).all<ClaimRow>(boundSql(text, values(chunks[0] as string)))]
+        : (await this.d1.batch(chunks.map((json) => this.d1.prepare(text).bind(...values(json))))).map(
+            (result) => result.results as ClaimRow[],
+          )
     const rows = new Map<string, ClaimRow>()
-    for (const result of results) for (const row of result.results as ClaimRow[]) rows.set(row.name, row)
+    for (const result of results) for (const row of result) rows.set(row.name, row)
     return rows
   }
 

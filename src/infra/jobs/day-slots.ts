@@ -43,7 +43,7 @@ export function daySlots(
   for (let hour = day; hour < day + DAY_MS; hour += HOUR_MS) {
     for (const slot of schedule.slotsIn(hour)) {
       const run = runs.get(slot)
-      if (run) slots.push({ slot, status: run.outcome, ms: run.ms, ...(run.reason && { reason: run.reason }) })
+      if (run) slots.push({ slot, status: run.outcome, ms: run.ms, reason: run.reason })
       else if (slot === lastSlot) slots.push({ slot, status: "claimed", ms: null })
       else if (slot > now - MISSED_AFTER_MS) slots.push({ slot, status: "due", ms: null })
       else if (paused(slot)) slots.push({ slot, status: "paused", ms: null })

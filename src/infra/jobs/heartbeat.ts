@@ -96,7 +96,7 @@ async function overflowTo(
       logLine("error", "jobs.hand-off", { queue: binding, slot: slot.toISOString(), error: describeError(error) })
     }
   }
-  const reason = "over capacity"
+  const reason = "over capacity" as const
   const { plan, jobsPerHeartbeat, overflowQueue } = capacity
   const fields = { slot: slot.toISOString(), outcome: "skipped", reason, plan, jobsPerHeartbeat, overflowQueue }
   // Each exclusive job's history says so too, written with the runs' releases (flushed once they have ended).

@@ -24,20 +24,15 @@ export interface HourEntry {
 const LETTER: Record<HourOutcome, string> = { ran: "r", failed: "f", "timed-out": "t", skipped: "s" }
 const OUTCOME_OF: Record<string, HourOutcome> = { r: "ran", f: "failed", t: "timed-out", s: "skipped" }
 
-const REASON_LETTER: Record<SkipReason, string> = {
-  "over capacity": "o",
-  "lease held": "l",
-  "slot taken": "t",
-  "claim timed out": "c",
-}
-const REASON_OF = Object.fromEntries(Object.entries(REASON_LETTER).map(([reason, letter]) => [letter, reason]))
+/** The reasons an entry may keep, each written as its first letter (unique among them). */
+const REASONS: readonly SkipReason[] = ["over capacity", "lease held", "slot taken", "claim timed out"]
 
 /**
  * `minute:letter:ms`, and `:reason` for a skipped slot: the run's minute within its hour, its outcome's letter,
  * its duration. A reader that knows three fields (0.2.0's) reads a skipped entry with a reason as skipped.
  */
 export const entryText = ({ slot, outcome, ms, reason }: HourEntry) =>
-  `${Math.floor((slot % HOUR_MS) / MINUTE_MS)}:${LETTER[outcome]}:${Math.round(ms)}${reason ? `:${REASON_LETTER[reason]}` : ""}`
+  `${Math.floor((slot % HOUR_MS) / MINUTE_MS)}:${LETTER[outcome]}:${Math.round(ms)}${reason ? `:${reason[0]}` : ""}`
 
 /** An hour row's `runs` text (entryText entries, comma-separated) as its runs; an entry it cannot read is left out. */
 export function entriesOf(hour: number, runs: string): HourEntry[] {
@@ -45,7 +40,7 @@ export function entriesOf(hour: number, runs: string): HourEntry[] {
   for (const entry of runs.split(",")) {
     const [minute, letter, ms, why] = entry.split(":")
     const outcome = OUTCOME_OF[letter as string]
-    const reason = REASON_OF[why as string] as SkipReason | undefined
+    const reason = why ? REASONS.find((known) => known[0] === why) : undefined
     if (outcome)
       entries.push({ slot: hour + Number(minute) * MINUTE_MS, outcome, ms: Number(ms), ...(reason && { reason }) })
   }

@@ -37,7 +37,7 @@ export class QueryBudget {
   /** Takes one query for `use`: undefined, or past its room the D1QueryBudgetError naming the limit. */
   take(use: QueryUse): D1QueryBudgetError | undefined {
     if (this.room(use) <= 0) {
-      return new D1QueryBudgetError(`D1: the ${this.plan} plan's queries are spent, all but slotwise's own`)
+      return new D1QueryBudgetError(`D1: the ${this.plan} plan's queries are spent`)
     }
     this.left--
     if (use !== "job" && this.reserve[use] > 0) this.reserve[use]--

@@ -74,12 +74,12 @@ export interface JobsCapacity {
  */
 export const UNBOUNDED: JobsCapacity = Object.freeze({
   plan: "none",
-  limits: Object.freeze({
+  limits: {
     d1Queries: Number.POSITIVE_INFINITY,
     cpuMs: Number.POSITIVE_INFINITY,
     subrequests: Number.POSITIVE_INFINITY,
     analyticsPoints: Number.POSITIVE_INFINITY,
-  }),
+  },
   jobsPerHeartbeat: Number.POSITIVE_INFINITY,
   releaseQueries: Number.POSITIVE_INFINITY,
   overflowQueue: null,
@@ -122,9 +122,7 @@ function resolved(jobs: readonly Job[], options: RegistryOptions = {}): Registry
     if (given !== undefined) values.set(JSON.stringify(given), given)
     for (const job of jobs) for (const [text, value] of declarationsOf.get(job)?.[field] ?? []) values.set(text, value)
     if (values.size > 1) {
-      throw new PlanDeclarationError(
-        `Jobs: ${field} is ${[...values.keys()].join(" and ")} in one list: declare it once`,
-      )
+      throw new PlanDeclarationError(`Jobs: ${field} is ${[...values.keys()].join(" and ")}: declare it once`)
     }
     const [only] = values.values()
     if (only !== undefined) out[field] = only
@@ -200,18 +198,15 @@ const LIMIT_FIELDS = ["d1Queries", "cpuMs", "subrequests", "analyticsPoints"] as
 function capacityFor(options: RegistryOptions): JobsCapacity {
   const { plan = "free", overflowQueue, overCapacity } = options
   let limits: PlanLimits
-  if (typeof plan === "string") {
-    if (!Object.hasOwn(PLANS, plan))
-      throw new TypeError(`Jobs.registry: plan must be "free", "paid" or limits, got ${JSON.stringify(plan)}`)
-    limits = PLANS[plan]
-  } else if (typeof plan === "object" && plan !== null) {
+  if (typeof plan === "string" && Object.hasOwn(PLANS, plan)) limits = PLANS[plan]
+  else if (typeof plan === "object" && plan !== null) {
     for (const field of LIMIT_FIELDS) {
       const value = plan[field]
       if (!Number.isSafeInteger(value) || value < 1)
         throw new TypeError(`Jobs.registry: plan.${field} must be a whole number of at least 1`)
     }
     limits = { ...plan }
-  } else throw new TypeError(`Jobs.registry: plan must be "free", "paid" or limits`)
+  } else throw new TypeError(`Jobs.registry: plan must be "free", "paid" or limits, got ${JSON.stringify(plan)}`)
   if (overflowQueue !== undefined && (typeof overflowQueue !== "string" || overflowQueue.length === 0))
     throw new TypeError("Jobs.registry: overflowQueue must be the name of a Queue producer binding, a non-empty string")
   if (overCapacity !== undefined && overCapacity !== "warn" && overCapacity !== "refuse")
