@@ -121,23 +121,21 @@ function dressedStream(env: SlotwiseEnv, name: string) {
 async function tendSwitches(
   env: SlotwiseEnv,
   consumer: string,
-  streamName: string,
+  name: string,
   record: { armedFor: number; stream: string } | undefined,
   run: Pick<SwitchRun, "afterMs" | "slot" | "now">,
 ): Promise<SwitchOutcome> {
-  const db = database(env.DB)
-  const pauses = () => pausesSince(db, ALERTS_JOB, (record?.armedFor ?? run.now) - (run.afterMs ?? 0))
-  const moved = record !== undefined && record.stream !== "" && record.stream !== streamName
-  if (moved) {
-    const old = dressedStream(env, record.stream)
-    const disarmed = await tendSwitch(old, consumer, { ...run, afterMs: undefined, armedFor: record.armedFor, pauses })
-    if (disarmed.step === "firing") return disarmed
+  const pauses = () => pausesSince(database(env.DB), ALERTS_JOB, (record?.armedFor ?? run.now) - (run.afterMs ?? 0))
+  const tend = (stream: string, afterMs: number | undefined, armedFor: number | null) =>
+    tendSwitch(dressedStream(env, stream), consumer, { ...run, afterMs, armedFor, pauses })
+  if (record?.stream && record.stream !== name) {
+    const old = await tend(record.stream, undefined, record.armedFor)
+    if (old.step === "firing") return old
+    // Moved with no rule left: the old record goes.
+    const outcome = await tend(name, run.afterMs, null)
+    return { ...outcome, armedFor: outcome.armedFor ?? null }
   }
-  const armedFor = moved ? null : (record?.armedFor ?? null)
-  const stream = dressedStream(env, streamName)
-  const outcome = await tendSwitch(stream, consumer, { ...run, armedFor, pauses })
-  // Moved with no rule left: the old record goes.
-  return moved && outcome.armedFor === undefined ? { ...outcome, armedFor: null } : outcome
+  return tend(name, run.afterMs, record?.armedFor ?? null)
 }
 
 /**

@@ -34,8 +34,8 @@ export interface SwitchOutcome {
 
 /** A delivery of the switch is under way (due, claimed or retrying): it is never moved or withdrawn then. */
 const underWay = (view: ScheduleView, now: number) =>
-  view.state === "scheduled" &&
-  (view.nextAt <= now || view.attempts > 0 || view.retryAt !== null || view.claimUntil !== null)
+  // An attempt (claimed, or retrying) counts in `attempts` from its claim on.
+  view.state === "scheduled" && (view.nextAt <= now || view.attempts > 0)
 
 /**
  * The dead man's switch of the heartbeat: a one-shot schedule in the alert stream, due `afterMs` after the
@@ -72,8 +72,7 @@ export async function tendSwitch(stream: StreamClient, consumer: string, run: Sw
     step = "resolved"
   }
   if (afterMs === undefined) {
-    if (current?.state === "scheduled")
-      await stream.cancel(SWITCH_ID, "the heartbeat-late rule was removed from the code")
+    if (current?.state === "scheduled") await stream.cancel(SWITCH_ID)
     if (current) await stream.remove(SWITCH_ID)
     return { step, armedFor: null }
   }
@@ -83,7 +82,7 @@ export async function tendSwitch(stream: StreamClient, consumer: string, run: Sw
     kind: "heartbeat-late",
     subject: "heartbeat",
     status: "firing",
-    summary: `the heartbeat is late, or the alerts job is paused: the alerts job last ran for slot ${iso(run.slot)}, and nothing ran it for ${afterMs / 60_000} minutes`,
+    summary: `the heartbeat is late or the alerts job is paused: it last ran for slot ${iso(run.slot)}, and nothing ran it for ${afterMs / 60_000} minutes`,
     openedAt: at,
     resolvedAt: null,
   }
@@ -93,9 +92,10 @@ export async function tendSwitch(stream: StreamClient, consumer: string, run: Sw
 
 async function resolvedSummary(run: SwitchRun, openedAt: number): Promise<string> {
   const { afterMs } = run
-  if (afterMs === undefined) return "the heartbeat-late rule was removed from the code, so its switch is disarmed"
-  const paused = (await run.pauses()).find((pause) => pause.resumedAt === null || pause.resumedAt >= openedAt - afterMs)
-  if (!paused) return `the heartbeat runs again: the alerts job ran for slot ${iso(run.slot)}`
-  const until = paused.resumedAt === null ? "" : ` to ${iso(paused.resumedAt)}`
-  return `the alerts job runs again, for slot ${iso(run.slot)}: it was paused from ${iso(paused.pausedAt)}${until} ("${paused.reason}"), so the heartbeat may never have been late`
+  if (afterMs === undefined) return "the heartbeat-late rule was removed from the code"
+  // A pause of the alerts job that ended after the switch was last pushed back is what fired it.
+  const paused = (await run.pauses()).find((pause) => (pause.resumedAt ?? 0) >= openedAt - afterMs)
+  return paused
+    ? `the alerts job runs again: it was paused until ${iso(paused.resumedAt ?? 0)} ("${paused.reason}")`
+    : `the heartbeat runs again: the alerts job ran for slot ${iso(run.slot)}`
 }

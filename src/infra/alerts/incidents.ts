@@ -69,7 +69,7 @@ export function planIncidents(
     if (incident.state === "firing" && !holds) {
       if (!incident.sent) notices.push(noticeOf(incident, kind, "firing"))
       const summary = removed
-        ? `the rule ${incident.rule} was removed from the code, so its incident is closed; it had found: ${incident.summary}`
+        ? `rule ${incident.rule} was removed from the code; it had found: ${incident.summary}`
         : incident.summary
       const resolved: Incident = { ...incident, state: "resolved", sent: false, summary, resolvedAt: now }
       writes.push(resolved)
