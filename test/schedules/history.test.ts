@@ -11,7 +11,7 @@ import {
 } from "../../src/infra/schedules/stream/rollup.ts"
 import { BATCH_SIZE } from "../../src/infra/schedules/stream/tick.ts"
 import { resetConsumers, script } from "../support/consumers.ts"
-import { openStream, T0, type TestStream, value } from "../support/streams.ts"
+import { openStream, stubOf, T0, type TestStream, value } from "../support/streams.ts"
 
 const DAY = 24 * HOUR_MS
 
@@ -51,6 +51,24 @@ describe("a stream's history of deliveries", () => {
     const [minute] = await tableRows(stream, "delivery_minutes")
     expect(minute).toMatchObject({ minute: T0, delivered: BATCH_SIZE, retried: 0, failed: 0, late_max: 1_500 })
     expect(minute?.[`l${bucketOf(1_500)}`]).toBe(BATCH_SIZE)
+  })
+
+  it("counts a backfill's deliveries as delivered, never as lateness (they are hours old on purpose)", async () => {
+    const stream = openStream("history-backfill")
+    value(await stream.upsert({ id: "h", consumer: "test.scripted", every: "1 hour" }, T0 - MINUTE_MS))
+    // The live schedule catches up first, in a minute of its own.
+    await stream.tick(T0 + 20 * HOUR_MS)
+    const later = T0 + 20 * HOUR_MS + 2 * MINUTE_MS
+    await stream.setNow(later)
+    const answer = value(
+      await stubOf(stream.name).backfill(stream.name, "h", { from: T0 - 18 * HOUR_MS, to: T0 + 6 * HOUR_MS }),
+    )
+    expect(answer.backfill.count).toBeGreaterThanOrEqual(2)
+    expect(await stream.tick(later)).toMatchObject({ delivered: answer.backfill.count })
+    const point = value(await stream.history("day")).points.find((p) => p.at === later)
+    // Delivered, and shown as such; but not "late up to 18 h": a backfill's age is not lateness.
+    expect(point).toMatchObject({ delivered: answer.backfill.count, lateMedianMs: null, lateP99Ms: null })
+    expect(point?.lateMaxMs ?? 0).toBe(0)
   })
 
   it("counts retries, failures and each delivery's lateness, and answers them per minute", async () => {

@@ -38,7 +38,7 @@ export interface Tally {
   delivered: number
   retried: number
   failed: number
-  /** Each delivered answer's lateness (delivered at minus due at), ms. */
+  /** Each delivered answer's lateness (delivered at minus due at), ms; a backfilled occurrence's is not lateness. */
   late: number[]
 }
 
@@ -58,11 +58,13 @@ export function tallyOf(
     if (transition === undefined || !changed(transition)) return
     counted++
     tally.at = Math.max(tally.at, now)
-    if (result.status === "delivered") tally.late.push(result.lateByMs)
-    else if (transition.row?.state === "failed") tally.failed++
+    if (result.status === "delivered") {
+      tally.delivered++
+      // A backfilled occurrence was due in the past on purpose: delivered, but its age is not lateness.
+      if (!transition.row?.backfillOf) tally.late.push(result.lateByMs)
+    } else if (transition.row?.state === "failed") tally.failed++
     else tally.retried++
   })
-  tally.delivered = tally.late.length
   return counted === 0 ? undefined : tally
 }
 
