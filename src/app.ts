@@ -1,5 +1,7 @@
-import { Hono } from "hono"
+// Hono over its TrieRouter alone, as slotwise's admin is (src/infra/admin/admin-app.ts): it keeps RegExpRouter out of the bundle.
+import { HonoBase as Hono } from "hono/hono-base"
 import { HTTPException } from "hono/http-exception"
+import { TrieRouter } from "hono/router/trie-router"
 import { type AdminOptions, admin, problem, requireAdmin } from "slotwise/admin"
 import { describeError, ScheduleDefinitionError, streamsRequired } from "slotwise/portable"
 import { billingRoutes } from "./slices/billing/index.ts"
@@ -7,7 +9,7 @@ import { statementRoutes } from "./slices/statements/index.ts"
 
 /** The Worker's routes: health, the billing slice (behind admin access) and admin, over the jobs and consumers given. */
 export function createApp({ jobs, consumers }: AdminOptions) {
-  const app = new Hono<{ Bindings: Env }>()
+  const app = new Hono<{ Bindings: Env }>({ router: new TrieRouter() })
     .get("/health", (c) => c.json({ ok: true }))
     // The example slice creates streams and outgoing POSTs: the admin token guards it too.
     .use("/billing/*", requireAdmin)

@@ -1,4 +1,8 @@
-import { Hono } from "hono"
+// Every app in the Worker is Hono over its TrieRouter alone (the router the default SmartRouter falls back to, with
+// the same strict matching): with no `Hono` from "hono" in the bundle, SmartRouter and RegExpRouter leave the hot
+// module (about 1.8 KiB gzip; docs/benchmarks.md). hono/tiny's PatternRouter is smaller but ignores a trailing slash.
+import { HonoBase as Hono } from "hono/hono-base"
+import { TrieRouter } from "hono/router/trie-router"
 import { streamsRequired } from "../http/streams-required.ts"
 import type { Job } from "../jobs/index.ts"
 import { consumerRegistry } from "../schedules/contract/consumer.ts"
@@ -34,7 +38,7 @@ export interface AdminOptions {
  */
 export function admin({ jobs, consumers }: AdminOptions): Hono<AdminEnv> {
   const known = consumerRegistry(consumers)
-  const api = new Hono<AdminEnv>()
+  const api = new Hono<AdminEnv>({ router: new TrieRouter() })
     .use(noStore)
     .use(adminOn)
     // The page is a shell that asks for the token, so it is the one route before the bearer-token check.

@@ -1,4 +1,5 @@
-import { Hono } from "hono"
+import { HonoBase as Hono } from "hono/hono-base"
+import { TrieRouter } from "hono/router/trie-router"
 import { ALERTS_JOB } from "../alerts/alert-job.ts"
 import { database } from "../db/index.ts"
 import { heldLeases } from "../jobs/held-leases.ts"
@@ -21,7 +22,7 @@ import { ADMIN_ROUTES } from "./routes.ts"
  * and what it cannot vouch for because the job it reads from (the watchdog, the alerts job) is paused: then not ok.
  */
 export const healthRoutes = (jobs: readonly Job[]) =>
-  new Hono<AdminEnv>().get(ADMIN_ROUTES.health.path, async (c) => {
+  new Hono<AdminEnv>({ router: new TrieRouter() }).get(ADMIN_ROUTES.health.path, async (c) => {
     const now = Date.now()
     const db = database(c.env.DB)
     const [leases, paused] = await Promise.all([listLeases(db), pausedJobs(db)])

@@ -1,4 +1,6 @@
-import { type Context, Hono } from "hono"
+import type { Context } from "hono"
+import { HonoBase as Hono } from "hono/hono-base"
+import { TrieRouter } from "hono/router/trie-router"
 import { database } from "../db/index.ts"
 import type { JobLease } from "../db/job-lease.ts"
 import { problem, validate } from "../http/index.ts"
@@ -65,7 +67,7 @@ const unknownJob = (c: Context, name: string) =>
 
 /** GET /jobs, GET /jobs/:name/history and POST /jobs/:name/run over the declared jobs. */
 export const jobRoutes = (jobs: readonly Job[]) =>
-  new Hono<AdminEnv>()
+  new Hono<AdminEnv>({ router: new TrieRouter() })
     .get(ADMIN_ROUTES.jobs.path, async (c) => {
       const now = Date.now()
       const db = database(c.env.DB)

@@ -1,4 +1,5 @@
-import { Hono } from "hono"
+import { HonoBase as Hono } from "hono/hono-base"
+import { TrieRouter } from "hono/router/trie-router"
 import { database } from "../db/index.ts"
 import { problem, validate } from "../http/index.ts"
 import type { Job } from "../jobs/index.ts"
@@ -11,7 +12,7 @@ import { ADMIN_ROUTES } from "./routes.ts"
 
 /** GET /leases and DELETE /leases/:name: see who holds what, and free a stuck lease. */
 export const leaseRoutes = (jobs: readonly Job[]) =>
-  new Hono<AdminEnv>()
+  new Hono<AdminEnv>({ router: new TrieRouter() })
     .get(ADMIN_ROUTES.leases.path, async (c) => {
       const now = Date.now()
       const declared = new Set(jobs.map((job) => job.name))

@@ -1,6 +1,8 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono"
+import type { Context, MiddlewareHandler } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { createMiddleware } from "hono/factory"
+import { HonoBase as Hono } from "hono/hono-base"
+import { TrieRouter } from "hono/router/trie-router"
 import { problem, validate } from "../http/index.ts"
 import { streamRpc } from "../schedules/client/stream-rpc.ts"
 import type { ConsumerRegistry } from "../schedules/contract/consumer.ts"
@@ -72,7 +74,7 @@ const action = (verb: Action) =>
 
 /** The streams in the D1 directory, and each stream's schedules and events; `consumers` are those a schedule may name. */
 export const streamRoutes = (consumers: ConsumerRegistry) =>
-  new Hono<StreamEnv>()
+  new Hono<StreamEnv>({ router: new TrieRouter() })
     .get(ADMIN_ROUTES.streams.path, validate("query", streamsQuery), async (c) => {
       const { limit = LIST_DEFAULT, cursor } = c.req.valid("query")
       return c.json(await streamsPage(c.env.DB, limit, cursor))

@@ -1,4 +1,5 @@
-import { Hono } from "hono"
+import { HonoBase as Hono } from "hono/hono-base"
+import { TrieRouter } from "hono/router/trie-router"
 import { problem, validate } from "slotwise/admin"
 import { isTimezone, Schedules } from "slotwise/portable"
 import * as z from "zod/mini"
@@ -20,7 +21,7 @@ const account = z
   .string()
   .check(z.regex(/^(?!\.\.?$)[A-Za-z0-9._~-]{1,128}$/, 'must match [A-Za-z0-9._~-]{1,128} and not be "." or ".."'))
 
-export const billingRoutes = new Hono<{ Bindings: Env }>()
+export const billingRoutes = new Hono<{ Bindings: Env }>({ router: new TrieRouter() })
   .post(
     "/trials",
     validate(

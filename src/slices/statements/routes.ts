@@ -1,4 +1,5 @@
-import { Hono } from "hono"
+import { HonoBase as Hono } from "hono/hono-base"
+import { TrieRouter } from "hono/router/trie-router"
 import { validate } from "slotwise/admin"
 import { Schedules } from "slotwise/portable"
 import * as z from "zod/mini"
@@ -9,7 +10,7 @@ const account = z
   .string()
   .check(z.regex(/^(?!\.\.?$)[A-Za-z0-9._~-]{1,128}$/, 'must match [A-Za-z0-9._~-]{1,128} and not be "." or ".."'))
 
-export const statementRoutes = new Hono<{ Bindings: Env }>().put(
+export const statementRoutes = new Hono<{ Bindings: Env }>({ router: new TrieRouter() }).put(
   "/:account",
   validate("param", z.object({ account })),
   async (c) => {
