@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest"
+import { simulate } from "./simulate.ts"
+import type { Plan, Step } from "./steps.ts"
+
+/**
+ * What the 100,000-step runs found on the merged i45 code (seeds 101, 102, 104), each as its smallest repro.
+ * `it.fails` until fixed: then each fails, and becomes a plain `it`.
+ */
+const planOf = (steps: Step[], jobs = 1): Plan => ({
+  seed: 9_000,
+  plan: "free",
+  cadences: Array.from({ length: jobs }, () => ({ every: 1 })),
+  steps,
+})
+const tick: Step = { op: "tick", offsetMs: 1_000 }
+
+describe("found by the long runs", () => {
+  // Seed 101, step 2970: a pause, its resume and a pause again in one millisecond: the second pause answers 500
+  // (its row's key, job and paused_at, is the resumed pause's).
+  it.fails("a pause right after a resume, in the same millisecond, answers 200", async () => {
+    const steps: Step[] = [tick, { op: "pause", job: 0 }, { op: "resume", job: 0 }, { op: "pause", job: 0 }]
+    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    expect(outcome.failure?.all.map((violation) => violation.rule) ?? []).not.toContain("admin-answer")
+  })
+
+  // Seeds 102 (step 2578) and 104 (step 2452), free plan, each statement of a batch counted on its own: at the hour's
+  // turn each release also flushes its hour, and the batch passes the 50 queries D1 allows: runs unrecorded, leases held.
+  it.fails("the free plan's releases at an hour's turn stay within 50 queries counted a statement each", async () => {
+    const beat = (mode: "batch" | "statement", queries = 0): Step => ({
+      op: "beat",
+      skewMs: 0,
+      faults: [],
+      acts: { 0: { fail: false, queries, session: false } },
+      mode,
+    })
+    const steps: Step[] = []
+    for (let minute = 0; minute < 59; minute++) steps.push(tick, beat("batch"))
+    steps.push(tick, beat("statement", 45))
+    const outcome = await simulate(planOf(steps, 5), { tolerate: [] })
+    expect(outcome.failure?.all.map((violation) => violation.rule) ?? []).not.toContain("d1-refused")
+  }, 240_000)
+})
