@@ -111,7 +111,9 @@ export class JobModel {
     if (record !== undefined) return record
     if (slot === this.lastSlot) return "claimed"
     if (slot > now - MINUTE) return "due"
-    if (this.pauses.some((pause) => pause.from <= slot && (pause.to === null || slot < pause.to))) return "paused"
+    // Issue 46: a pause made before its slot would count missed (a minute in) skips that slot as paused.
+    if (this.pauses.some((pause) => pause.from < slot + MINUTE && (pause.to === null || slot < pause.to)))
+      return "paused"
     const known = this.knownSince()
     return known === null || slot < known ? "unknown" : "missed"
   }
