@@ -101,8 +101,9 @@ export function jobCharts(history: JobHistory): HTMLElement[] {
   const windowStart = last - (history.days * 24 - 1) * HOUR
   // A job younger than the window: its charts start at its first run's hour, not days of nothing before it.
   const born = history.knownSince === null ? null : history.knownSince - (history.knownSince % HOUR)
-  const first = born !== null && born > windowStart ? born : windowStart
-  const young = first > windowStart
+  const young = born !== null && born > windowStart
+  // At least a day is drawn, so a job first run this hour is not one hour stretched across the whole width.
+  const first = young ? Math.max(windowStart, Math.min(born, last - 23 * HOUR)) : windowStart
   const hours = (last - first) / HOUR + 1
   const step = WIDTH / hours
   const x = (hour: number) => ((hour - first) / HOUR) * step
@@ -114,7 +115,7 @@ export function jobCharts(history: JobHistory): HTMLElement[] {
   const tickName = (at: number) => (every < 24 * HOUR ? hourName(at).slice(5, 16) : hourName(at).slice(5, 10))
   const axis = (y: number) => ticks.map((at) => text(x(at), y, tickName(at)))
   const span = young
-    ? `since its first run, ${hourName(first).slice(0, 16)} UTC (younger than ${history.days} days)`
+    ? `since its first run, ${hourName(born ?? first).slice(0, 16)} UTC (younger than ${history.days} days)`
     : `over ${history.days} days`
   const empty = (y: number) => [text(WIDTH / 2, y, "no runs yet", "middle")]
   const box = (hour: number) => ({ x: x(hour), y: 12, w, h: 20 })
