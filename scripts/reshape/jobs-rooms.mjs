@@ -8,8 +8,9 @@
  *
  * Run it from a clean work tree (it refuses otherwise, so its commit holds nothing else), then `npm run check`.
  *
- * What it rewrites, in the tracked files of src/, test/, scripts/ (test/compat/ left out: its build scripts name an
- * old release's tree), README.md and docs/ (CHANGELOG.md left out: it is history):
+ * What it rewrites, in the tracked files of src/, test/, scripts/, README.md and docs/ (left out: test/compat/, whose
+ * build scripts name an old release's tree; scripts/reshape/, which names the old paths on purpose; CHANGELOG.md,
+ * which is history):
  * - every quoted relative path that resolves to a moved file: import, export, `import()`, `typeof import()`,
  *   `vi.mock`, `new URL(…, import.meta.url)`, wherever it stands (and a Markdown link's target);
  * - inside a moved file, every quoted relative path that resolves to an existing file or folder, from its new place;
@@ -70,7 +71,7 @@ const ROOMS = {
 const STAYS = new Set(["index.ts", "namespace.ts"])
 
 const CODE = /\.(?:ts|tsx|mts|cts|js|mjs|cjs)$/
-const LEFT_OUT = /^(?:test\/compat\/|CHANGELOG\.md$)/
+const LEFT_OUT = /^(?:test\/compat\/|scripts\/reshape\/|CHANGELOG\.md$)/
 
 const dryRun = process.argv.includes("--dry-run")
 const root = execFileSync("git", ["rev-parse", "--show-toplevel"], { encoding: "utf8" }).trim()
