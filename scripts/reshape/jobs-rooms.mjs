@@ -10,7 +10,8 @@
  *
  * What it rewrites, in the tracked files of src/, test/, scripts/, README.md and docs/ (left out: test/compat/, whose
  * build scripts name an old release's tree; scripts/reshape/, which names the old paths on purpose; CHANGELOG.md,
- * which is history):
+ * which is history; and the migrations, whose comments may name an old path, since an applied migration's text never
+ * changes and `npm run check` compares the app's copies with the engine's):
  * - every quoted relative path that resolves to a moved file: import, export, `import()`, `typeof import()`,
  *   `vi.mock`, `new URL(…, import.meta.url)`, wherever it stands (and a Markdown link's target);
  * - inside a moved file, every quoted relative path that resolves to an existing file or folder, from its new place;
