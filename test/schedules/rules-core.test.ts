@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { MAX_BACKFILL, type ScheduleSpec } from "../../src/infra/schedules/contract/definition.ts"
+import { MAX_BACKFILL } from "../../src/infra/schedules/contract/limits.ts"
+import type { ScheduleSpec } from "../../src/infra/schedules/contract/spec.ts"
 import { backfill, cadenceTimes } from "../../src/infra/schedules/stream/backfill.ts"
 import * as core from "../../src/infra/schedules/stream/core.ts"
 import { idempotencyKey } from "../../src/infra/schedules/stream/idempotency-key.ts"

@@ -1,5 +1,5 @@
 import { parseCron } from "../../cron.ts"
-import { MAX_BACKFILL } from "../contract/definition.ts"
+import { MAX_BACKFILL } from "../contract/limits.ts"
 import type { EventDraft } from "../contract/schedule-events.ts"
 import type { BackfillReport } from "../contract/view.ts"
 import type { Change, NoChange } from "./core.ts"

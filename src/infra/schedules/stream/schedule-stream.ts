@@ -2,22 +2,20 @@ import { DurableObject } from "cloudflare:workers"
 import { type SlotwiseEnv, workerEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
 import { SLOTWISE_VERSION } from "../../version.ts"
-import { type Consumer, type ConsumerRegistry, consumerRegistry } from "../contract/consumer.ts"
 import {
-  checkDefinition,
   type EventsOptions,
   type ListOptions,
-  NAME,
-  NAME_RULE,
-  ScheduleDefinitionError,
-  type ScheduleSpec,
   validateBackfillRange,
   validateEventsOptions,
   validateListOptions,
   validateReason,
   validateRetention,
-} from "../contract/definition.ts"
+} from "../contract/call-options.ts"
+import { type Consumer, type ConsumerRegistry, consumerRegistry } from "../contract/consumer.ts"
+import { checkDefinition } from "../contract/definition-check.ts"
+import { ScheduleDefinitionError } from "../contract/definition-error.ts"
 import type { HistoryRange, StreamHistory } from "../contract/history.ts"
+import { NAME, NAME_RULE } from "../contract/limits.ts"
 import { ok, type Reply, refuse } from "../contract/reply.ts"
 import {
   type BackfillAnswer,
@@ -30,6 +28,7 @@ import {
   type UpsertOptions,
 } from "../contract/rpc.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { ScheduleSpec } from "../contract/spec.ts"
 import type { ScheduleView, StreamSummary } from "../contract/view.ts"
 import { backfill } from "./backfill.ts"
 import * as core from "./core.ts"
