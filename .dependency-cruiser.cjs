@@ -106,6 +106,17 @@ const structure = {
       to: { circular: true },
     },
     {
+      name: "stream-core-stays-pure",
+      severity: "error",
+      comment:
+        "schedules/stream/core/ is the stream's pure core: given now, it answers what to write. It reads only the pure rows below it (row.ts, jitter.ts, idempotency-key.ts), never the store, the tick or a Worker module.",
+      from: { path: "^src/infra/schedules/stream/core/" },
+      to: {
+        path: "^(src/infra/schedules/stream/[^/]+\\.ts$|cloudflare:)",
+        pathNot: "^src/infra/schedules/stream/(row|jitter|idempotency-key)\\.ts$",
+      },
+    },
+    {
       name: "schedules-contract-imports-neither-side",
       severity: "error",
       comment:

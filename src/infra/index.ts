@@ -8,7 +8,8 @@ import { useTracer } from "./tracing/index.ts"
 import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
-export type { Claim, DeliveryResult, Selection } from "./schedules/stream/core.ts"
+export type { Claim, Selection } from "./schedules/stream/core/claim.ts"
+export type { DeliveryResult } from "./schedules/stream/core/settle.ts"
 export type {
   SettledAnswer,
   SettlingAnswer,

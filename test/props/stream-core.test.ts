@@ -4,7 +4,7 @@ import { parseCron } from "../../src/infra/cron.ts"
 import { NAME } from "../../src/infra/schedules/contract/limits.ts"
 import type { ScheduleSpec } from "../../src/infra/schedules/contract/spec.ts"
 import { backfill, backfillId } from "../../src/infra/schedules/stream/backfill.ts"
-import * as core from "../../src/infra/schedules/stream/core.ts"
+import * as core from "../../src/infra/schedules/stream/core/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
 
 /**
