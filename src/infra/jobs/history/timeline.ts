@@ -1,9 +1,9 @@
-import type { JobLease } from "../db/job-lease.ts"
-import type { Job } from "./definition.ts"
+import type { JobLease } from "../../db/job-lease.ts"
+import type { Job } from "../contract/definition.ts"
+import { type Pause, pauseHolds } from "../contract/pause.ts"
+import { runsOf, type SlotEntry } from "../contract/record.ts"
+import { slotOf } from "../contract/slot.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
-import { type Pause, pauseHolds } from "./pause.ts"
-import { runsOf, type SlotEntry } from "./record.ts"
-import { slotOf } from "./slot.ts"
 
 /** How many of a job's newest slots the admin shows. */
 export const TIMELINE_LENGTH = 20

@@ -1,4 +1,4 @@
-import { logLine } from "../log.ts"
+import { logLine } from "../../log.ts"
 import {
   jobsPerHeartbeat,
   type MostDue,

@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, isNull, or, sql } from "drizzle-orm"
-import { type Database, jobsPauses } from "../db/index.ts"
-import type { Pause } from "./pause.ts"
+import { type Database, jobsPauses } from "../../db/index.ts"
+import type { Pause } from "../contract/pause.ts"
 
-export type { Pause } from "./pause.ts"
+export type { Pause } from "../contract/pause.ts"
 
 /** The D1 queries a heartbeat's pause lookup makes: one, whatever the number of due jobs. */
 export const PAUSE_QUERIES = 1

@@ -1,5 +1,5 @@
-import type { CronSchedule } from "../cron.ts"
-import { HOUR_MS, type HourOutcome, type SkipReason } from "./hour-entry.ts"
+import type { CronSchedule } from "../../cron.ts"
+import { HOUR_MS, type HourOutcome, type SkipReason } from "../contract/hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
 
 const DAY_MS = 24 * HOUR_MS

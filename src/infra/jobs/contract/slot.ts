@@ -1,4 +1,4 @@
-import { MINUTE_MS } from "../duration.ts"
+import { MINUTE_MS } from "../../duration.ts"
 import type { Job } from "./definition.ts"
 
 /** The slot a time falls in: its UTC minute. */

@@ -1,5 +1,5 @@
-import type { JobLease } from "../db/job-lease.ts"
-import { describeError } from "../log.ts"
+import type { JobLease } from "../../db/job-lease.ts"
+import { describeError } from "../../log.ts"
 
 /** A job's lease row keeps at least this many of its newest runs. */
 export const RUN_HISTORY_LENGTH = 20

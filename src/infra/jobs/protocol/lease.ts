@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte, or } from "drizzle-orm"
-import { type Database, type JobLease, jobsLeases } from "../db/index.ts"
-import type { RunEnding } from "./record.ts"
+import { type Database, type JobLease, jobsLeases } from "../../db/index.ts"
+import type { RunEnding } from "../contract/record.ts"
 import { DATABASE_NOW, type SlotClaimRequest, slotClaimStatement } from "./slot-claim.ts"
 import { releaseStatements, runReleases } from "./slot-release.ts"
 

@@ -1,5 +1,5 @@
-import { entryText, HOUR_MS, type HourEntry, type SkipReason } from "./hour-entry.ts"
-import { RUN_HISTORY_LENGTH, type RunRecord } from "./record.ts"
+import { entryText, HOUR_MS, type HourEntry, type SkipReason } from "../contract/hour-entry.ts"
+import { RUN_HISTORY_LENGTH, type RunRecord } from "../contract/record.ts"
 
 /** How long a job's hourly history is kept: rows are bounded by jobs x 24 x 30. */
 export const RUN_HOURS_KEPT_MS = 30 * 24 * HOUR_MS

@@ -1,8 +1,8 @@
-import { type CronSchedule, CronSyntaxError, parseCron } from "../cron.ts"
-import { describeValue } from "../describe-value.ts"
-import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
-import type { Logger } from "../log.ts"
-import type { OnceResult, OnceStatement } from "../once.ts"
+import { type CronSchedule, CronSyntaxError, parseCron } from "../../cron.ts"
+import { describeValue } from "../../describe-value.ts"
+import { type Duration, MINUTE_MS, toMillis } from "../../duration.ts"
+import type { Logger } from "../../log.ts"
+import type { OnceResult, OnceStatement } from "../../once.ts"
 
 /** What a job's `run` is handed beside its slot: the env, the timeout's signal, its logger, and its exactly-once writes. */
 export interface JobContext {

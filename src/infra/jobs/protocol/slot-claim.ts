@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm"
-import { LEASE_MARGIN_MS, MAX_TIMEOUT_MS } from "./definition.ts"
+import { LEASE_MARGIN_MS, MAX_TIMEOUT_MS } from "../contract/definition.ts"
 
 /**
  * How far past the database's clock a slot may lie and still be claimed: a claimant whose clock runs

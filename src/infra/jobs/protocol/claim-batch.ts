@@ -1,7 +1,7 @@
-import { database } from "../db/index.ts"
-import { entriesOf, type HourEntry } from "./hour-entry.ts"
+import { database } from "../../db/index.ts"
+import { entriesOf, type HourEntry } from "../contract/hour-entry.ts"
+import type { RunRecord } from "../contract/record.ts"
 import { jsonObjects } from "./json-chunks.ts"
-import type { RunRecord } from "./record.ts"
 import { boundSql, CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member } from "./slot-claim.ts"
 
 /** A slot won: the lease row's last recorded run and folded hour, as the claim answered them. */

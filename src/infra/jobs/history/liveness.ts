@@ -1,9 +1,10 @@
-import type { CronSchedule } from "../cron.ts"
-import type { JobLease } from "../db/job-lease.ts"
-import { MINUTE_MS } from "../duration.ts"
+import type { CronSchedule } from "../../cron.ts"
+import type { JobLease } from "../../db/job-lease.ts"
+import { MINUTE_MS } from "../../duration.ts"
 
-/** A slot no run has claimed this long after it began counts as missed (the heartbeat fires within seconds). */
-export const MISSED_AFTER_MS = MINUTE_MS
+import { MISSED_AFTER_MS } from "../contract/missed-after.ts"
+
+export { MISSED_AFTER_MS }
 
 /**
  * A claimed slot further than this past the clock health reads. The claim refuses a slot more than

@@ -1,5 +1,5 @@
-import type { CronSchedule } from "../cron.ts"
-import type { JobLease } from "../db/job-lease.ts"
+import type { CronSchedule } from "../../cron.ts"
+import type { JobLease } from "../../db/job-lease.ts"
 
 /** A lease still held past its job's next slot: that slot's claim was refused (a run running long, or a release that failed). */
 export interface HeldLease {

@@ -1,4 +1,4 @@
-import type { JobLease } from "../db/job-lease.ts"
+import type { JobLease } from "../../db/job-lease.ts"
 
 export type LeaseStatus = "free" | "held" | "expired"
 

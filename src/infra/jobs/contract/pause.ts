@@ -1,4 +1,4 @@
-import { MISSED_AFTER_MS } from "./liveness.ts"
+import { MISSED_AFTER_MS } from "./missed-after.ts"
 
 /** A pause of a job, as admin shows it: open while `resumedAt` is null. */
 export interface Pause {

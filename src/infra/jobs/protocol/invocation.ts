@@ -1,12 +1,12 @@
-import { Deadlines, type TIMED_OUT } from "../deadline.ts"
-import type { SlotwiseEnv } from "../env.ts"
-import { recordRun } from "../metrics/index.ts"
+import { Deadlines, type TIMED_OUT } from "../../deadline.ts"
+import type { SlotwiseEnv } from "../../env.ts"
+import { recordRun } from "../../metrics/index.ts"
 // The measure's own module: the index also re-exports the Analytics Engine point, a Workers-only type.
-import type { RunMeasure } from "../metrics/measure.ts"
+import type { RunMeasure } from "../../metrics/measure.ts"
+import type { JobsCapacity } from "../contract/registry.ts"
 import { ClaimBatch } from "./claim-batch.ts"
 import { PAUSE_QUERIES } from "./pauses.ts"
 import { budgetedD1, QueryBudget, type QueryUse } from "./query-budget.ts"
-import type { JobsCapacity } from "./registry.ts"
 import { ReleaseBatch } from "./release-batch.ts"
 
 /**

@@ -1,9 +1,9 @@
-import type { SlotwiseEnv } from "../env.ts"
-import { describeError, logLine } from "../log.ts"
-import type { Job } from "./definition.ts"
-import { plannedInvocation } from "./invocation.ts"
-import { parseJobMessage } from "./job-message.ts"
-import { capacityOf, type JobsCapacity } from "./registry.ts"
+import type { SlotwiseEnv } from "../../env.ts"
+import { describeError, logLine } from "../../log.ts"
+import type { Job } from "../contract/definition.ts"
+import { parseJobMessage } from "../contract/job-message.ts"
+import { capacityOf, type JobsCapacity } from "../contract/registry.ts"
+import { plannedInvocation } from "../protocol/invocation.ts"
 import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 
 /** What `Jobs.queue` takes besides the jobs: how long each run's claim and release wait for D1. */

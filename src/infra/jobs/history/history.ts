@@ -1,10 +1,10 @@
-import type { CronSchedule } from "../cron.ts"
-import type { JobLease } from "../db/job-lease.ts"
-import { MINUTE_MS } from "../duration.ts"
+import type { CronSchedule } from "../../cron.ts"
+import type { JobLease } from "../../db/job-lease.ts"
+import { MINUTE_MS } from "../../duration.ts"
+import { entriesOf, HOUR_MS, type HourEntry, type HourOutcome } from "../contract/hour-entry.ts"
+import { type Pause, pauseHolds } from "../contract/pause.ts"
 import { type DaySlot, daySlots } from "./day-slots.ts"
-import { entriesOf, HOUR_MS, type HourEntry, type HourOutcome } from "./hour-entry.ts"
 import { MISSED_AFTER_MS } from "./liveness.ts"
-import { type Pause, pauseHolds } from "./pause.ts"
 
 /** The days of history the admin answers by default, and at most (the rows kept). */
 export const HISTORY_DAYS_DEFAULT = 7

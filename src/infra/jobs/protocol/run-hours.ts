@@ -1,8 +1,8 @@
 import { and, eq, gte } from "drizzle-orm"
-import { type Database, jobsLeases, jobsRunHours } from "../db/index.ts"
-import { entriesOf } from "./hour-entry.ts"
+import { type Database, jobsLeases, jobsRunHours } from "../../db/index.ts"
+import { entriesOf } from "../contract/hour-entry.ts"
 
-export { HOUR_MS } from "./hour-entry.ts"
+export { HOUR_MS } from "../contract/hour-entry.ts"
 export { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
 
 /** The slot of the first run an hour row records (entries are appended as runs end, not in slot order). */

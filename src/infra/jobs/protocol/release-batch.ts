@@ -1,5 +1,5 @@
-import { TIMED_OUT, within } from "../deadline.ts"
-import { describeError } from "../log.ts"
+import { TIMED_OUT, within } from "../../deadline.ts"
+import { describeError } from "../../log.ts"
 import { type RunRelease, releaseStatements, runReleases, type SlotSkip } from "./slot-release.ts"
 
 /**

@@ -1,8 +1,8 @@
-import type { SlotwiseEnv } from "../env.ts"
-import { describeError, logLine } from "../log.ts"
-import type { Job } from "./definition.ts"
-import { batchesOf, type JobMessage, jobMessages } from "./job-message.ts"
-import { dueAt, slotOf } from "./slot.ts"
+import type { SlotwiseEnv } from "../../env.ts"
+import { describeError, logLine } from "../../log.ts"
+import type { Job } from "../contract/definition.ts"
+import { batchesOf, type JobMessage, jobMessages } from "../contract/job-message.ts"
+import { dueAt, slotOf } from "../contract/slot.ts"
 
 /** The part of a Queue producer binding the hand-off uses. */
 export type JobQueue = Pick<Queue<JobMessage>, "sendBatch">
