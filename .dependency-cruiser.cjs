@@ -106,6 +106,17 @@ const structure = {
       to: { circular: true },
     },
     {
+      name: "stream-core-stays-pure",
+      severity: "error",
+      comment:
+        "schedules/stream/core/ is the stream's pure core: given now, it answers what to write. It reads only the pure rows below it (row.ts, jitter.ts, idempotency-key.ts), never the store, the tick or a Worker module.",
+      from: { path: "^src/infra/schedules/stream/core/" },
+      to: {
+        path: "^(src/infra/schedules/stream/[^/]+\\.ts$|cloudflare:)",
+        pathNot: "^src/infra/schedules/stream/(row|jitter|idempotency-key)\\.ts$",
+      },
+    },
+    {
       name: "schedules-contract-imports-neither-side",
       severity: "error",
       comment:
@@ -128,6 +139,30 @@ const structure = {
         "The stream is the floor above the directory, not the caller's: what it shares with callers comes from contract/.",
       from: { path: "^src/infra/schedules/stream/" },
       to: { path: "^src/infra/schedules/client/" },
+    },
+    {
+      name: "jobs-contract-imports-no-other-room",
+      severity: "error",
+      comment:
+        "jobs/contract/ is what every room of jobs/ shares (a job, its slot, the registry and the declared capacity, a run's record and hour entry, a pause, the queue message): it imports no other room, nor the folder's face (index.ts, namespace.ts).",
+      from: { path: "^src/infra/jobs/contract/" },
+      to: { path: "^src/infra/jobs/(protocol/|history/|handlers/|[^/]+\\.ts$)" },
+    },
+    {
+      name: "jobs-protocol-and-history-side-by-side",
+      severity: "error",
+      comment:
+        "The D1 protocol (jobs/protocol/) and what is read back (jobs/history/) both stand on contract/: neither imports the other, the handlers above them, or the folder's face.",
+      from: { path: "^src/infra/jobs/(protocol|history)/" },
+      to: { path: "^src/infra/jobs/(protocol/|history/|handlers/|[^/]+\\.ts$)", pathNot: "^src/infra/jobs/$1/" },
+    },
+    {
+      name: "jobs-handlers-under-the-face",
+      severity: "error",
+      comment:
+        "jobs/handlers/ (the heartbeat, the queue hand-off and handler, Jobs.run) is the top room: it looks down at the others, never at the folder's face (index.ts, namespace.ts), which looks at it.",
+      from: { path: "^src/infra/jobs/handlers/" },
+      to: { path: "^src/infra/jobs/[^/]+\\.ts$" },
     },
     {
       name: "src-never-imports-tests-or-scripts",

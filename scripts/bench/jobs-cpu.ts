@@ -6,9 +6,9 @@
  * not. BENCH_SMOKE=1: fewer heartbeats. The jobs workload of `npm run bench` runs it and reports its figures.
  */
 
-import { beat } from "../../src/infra/jobs/heartbeat.ts"
+import { beat } from "../../src/infra/jobs/handlers/heartbeat.ts"
 import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
-import { CLAIM_TEXT_AT } from "../../src/infra/jobs/slot-claim.ts"
+import { CLAIM_TEXT_AT } from "../../src/infra/jobs/protocol/slot-claim.ts"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -10,7 +10,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const ARCHITECTURE = "src/infra/ARCHITECTURE.md"
-/** A file or folder path as the pages write one in backticks: `jobs/run.ts`, `log.ts`, `test/sim/`. */
+/** A file or folder path as the pages write one in backticks: `jobs/handlers/run.ts`, `log.ts`, `test/sim/`. */
 const FILE_PATH = /^[\w.@-]+(?:\/[\w.@-]+)*(?:\.(?:ts|js|mjs|cjs|json|jsonc|sql|md|toml|sh|yaml)|\/)$/
 /** The folders whose paths README and the guides name as this repository's (`src/index.ts` there is an adopter's). */
 const REPOSITORY_PATH = /^(?:src\/infra|src\/slices|test|scripts|bin)\//

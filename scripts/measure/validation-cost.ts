@@ -4,7 +4,7 @@
  * A measurement to read, not a test: `npx node --experimental-transform-types scripts/measure/validation-cost.ts`.
  */
 import { performance } from "node:perf_hooks"
-import { checkDefinition } from "../../src/infra/schedules/contract/definition.ts"
+import { checkDefinition } from "../../src/infra/schedules/contract/definition-check.ts"
 
 const ROUNDS = 200
 const known = () => true

@@ -8,7 +8,9 @@ import { useTracer } from "./tracing/index.ts"
 import { workersTracer } from "./tracing/workers.ts"
 
 export * from "./portable.ts"
-export type { Claim, DeliveryResult, Selection } from "./schedules/stream/core.ts"
+export type { Claim, Selection } from "./schedules/stream/core/claim.ts"
+export type { DeliveryResult } from "./schedules/stream/core/settle.ts"
+export type { ScheduleStreamClass } from "./schedules/stream/durable-object.ts"
 export type {
   SettledAnswer,
   SettlingAnswer,
@@ -16,11 +18,8 @@ export type {
   StreamListeners,
   TickReport,
 } from "./schedules/stream/event-map.ts"
-export {
-  ScheduleStream,
-  type ScheduleStreamClass,
-  type ScheduleStreamOptions,
-} from "./schedules/stream/schedule-stream.ts"
+export { ScheduleStream } from "./schedules/stream/schedule-stream.ts"
+export type { ScheduleStreamOptions } from "./schedules/stream/stream-options.ts"
 // A local export wins over the same name from `export *`: on a Worker, `Schedules` adds `durableObject`.
 export * as Schedules from "./schedules/worker-namespace.ts"
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe, expect, it } from "vitest"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
-import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
+import { claimSlot, releaseSlot } from "../../src/infra/jobs/protocol/lease.ts"
 
 const db = database(env.DB)
 const MINUTE = 60_000

@@ -2,10 +2,10 @@ import { createExecutionContext, createMessageBatch, waitOnExecutionContext } fr
 import { env } from "cloudflare:workers"
 import { describe, expect, it } from "vitest"
 import { Schedules } from "../../src/infra/index.ts"
-import { PLANS } from "../../src/infra/jobs/capacity.ts"
-import { HEARTBEAT_CRON } from "../../src/infra/jobs/heartbeat.ts"
+import { PLANS } from "../../src/infra/jobs/contract/capacity.ts"
+import { capacityOf, PlanDeclarationError } from "../../src/infra/jobs/contract/registry.ts"
+import { HEARTBEAT_CRON } from "../../src/infra/jobs/handlers/heartbeat.ts"
 import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
-import { capacityOf, PlanDeclarationError } from "../../src/infra/jobs/registry.ts"
 import { limitedD1 } from "../support/fault.ts"
 import { captureLogs } from "../support/logs.ts"
 

@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers"
 import { eq } from "drizzle-orm"
 import { describe, expect, it } from "vitest"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
-import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
 import {
   lastRunOf,
   RUN_ERROR_MAX,
@@ -10,7 +9,8 @@ import {
   RUN_SUMMARY_MAX_BYTES,
   runsOf,
   summaryOf,
-} from "../../src/infra/jobs/record.ts"
+} from "../../src/infra/jobs/contract/record.ts"
+import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
 import { captureLogs } from "../support/logs.ts"
 import { countingRoundTrips } from "../support/round-trips.ts"
 

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test"
 import { describe, expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
-import { beat } from "../../src/infra/jobs/heartbeat.ts"
+import { pauseHolds } from "../../src/infra/jobs/contract/pause.ts"
+import { beat } from "../../src/infra/jobs/handlers/heartbeat.ts"
+import { timeline } from "../../src/infra/jobs/history/timeline.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { listLeases } from "../../src/infra/jobs/lease.ts"
-import { pauseHolds } from "../../src/infra/jobs/pause.ts"
-import { pauseJob, pausesSince, resumeJob } from "../../src/infra/jobs/pauses.ts"
-import { timeline } from "../../src/infra/jobs/timeline.ts"
+import { listLeases } from "../../src/infra/jobs/protocol/lease.ts"
+import { pauseJob, pausesSince, resumeJob } from "../../src/infra/jobs/protocol/pauses.ts"
 
 const MINUTE = 60_000
 let jobs = 0

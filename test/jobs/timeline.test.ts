@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
 import type { JobLease } from "../../src/infra/db/index.ts"
+import { liveness } from "../../src/infra/jobs/history/liveness.ts"
+import { timeline } from "../../src/infra/jobs/history/timeline.ts"
 import { Jobs, type RunRecord } from "../../src/infra/jobs/index.ts"
-import { liveness } from "../../src/infra/jobs/liveness.ts"
-import { timeline } from "../../src/infra/jobs/timeline.ts"
 
 const MINUTE = 60_000
 const T0 = Date.UTC(2026, 10, 30, 10, 0)

@@ -25,7 +25,8 @@ describe("what the docs name is what the code has", () => {
   })
 
   it("jobs.md's ctx comment names every member of JobContext", () => {
-    const context = /export interface JobContext \{([\s\S]*?)\n\}/.exec(read("src/infra/jobs/definition.ts"))?.[1] ?? ""
+    const context =
+      /export interface JobContext \{([\s\S]*?)\n\}/.exec(read("src/infra/jobs/contract/definition.ts"))?.[1] ?? ""
     const members = [...context.matchAll(/^ {2}(\w+)[?(:]/gm)].map((match) => match[1])
     const comment = /\/\/ ctx: \{ ([^}]*) \}/.exec(read("docs/jobs.md"))?.[1]?.split(", ")
     expect(members.length).toBeGreaterThan(5)

@@ -21,12 +21,12 @@ function fixture(broken: Record<string, string> = {}): string {
   return repository({
     "package.json": JSON.stringify({ files: ["dist", "src/infra/ARCHITECTURE.md", "README.md", "docs/*.md"] }),
     ".gitignore": "node_modules/\nsrc/infra/admin/page.generated.ts\n",
-    "src/infra/jobs/run.ts": "",
+    "src/infra/jobs/handlers/run.ts": "",
     "src/infra/schedules/stream/core.ts": "",
     "src/infra/log.ts": "",
     "test/jobs/run.test.ts": "",
     "src/infra/ARCHITECTURE.md":
-      "# Map\n\n## A run\n`jobs/run.ts`, `log.ts`, a section's `stream/core.ts` and `core.ts`, `page.generated.ts`.\n\n" +
+      "# Map\n\n## A run\n`jobs/handlers/run.ts`, `log.ts`, a section's `stream/core.ts` and `core.ts`, `page.generated.ts`.\n\n" +
       "```\nnot-checked.ts\n```\n",
     "README.md":
       "# slotwise\n\nSee [the guide](docs/guide.md#a-whole-worker) and [the map](src/infra/ARCHITECTURE.md#a-run).\n",
@@ -45,7 +45,9 @@ describe("the docs check (scripts/check/docs.ts)", () => {
 
   it("names a file ARCHITECTURE.md names that is gone", () => {
     const problems = docProblems(
-      fixture({ "src/infra/ARCHITECTURE.md": "# Map\n\n## A run\n`jobs/run.ts` and `stream/claim.ts`, `store.ts`.\n" }),
+      fixture({
+        "src/infra/ARCHITECTURE.md": "# Map\n\n## A run\n`jobs/handlers/run.ts` and `stream/claim.ts`, `store.ts`.\n",
+      }),
     )
     expect(problems).toEqual([
       "src/infra/ARCHITECTURE.md names `stream/claim.ts`, which is no file of src/infra/ nor of the root",

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { toMillis } from "../../src/infra/duration.ts"
-import { JOB_NAME } from "../../src/infra/jobs/definition.ts"
+import { JOB_NAME } from "../../src/infra/jobs/contract/definition.ts"
 import { type JobDefinition, JobDefinitionError, Jobs } from "../../src/infra/jobs/index.ts"
 
 type Field = keyof JobDefinition

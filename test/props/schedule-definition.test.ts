@@ -1,13 +1,9 @@
 import fc from "fast-check"
 import { beforeAll, describe, expect, it } from "vitest"
 import { parseCron } from "../../src/infra/cron.ts"
-import {
-  MAX_HORIZON_MS,
-  NAME,
-  ScheduleDefinitionError,
-  type ScheduleField,
-  validateDefinition,
-} from "../../src/infra/schedules/contract/definition.ts"
+import { validateDefinition } from "../../src/infra/schedules/contract/definition-check.ts"
+import { ScheduleDefinitionError, type ScheduleField } from "../../src/infra/schedules/contract/definition-error.ts"
+import { MAX_HORIZON_MS, NAME } from "../../src/infra/schedules/contract/limits.ts"
 import { resetConsumers } from "../support/consumers.ts"
 import { openStream, T0, type TestStream, value } from "../support/streams.ts"
 

@@ -1,9 +1,10 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { parseCron } from "../../src/infra/cron.ts"
-import { NAME, type ScheduleSpec } from "../../src/infra/schedules/contract/definition.ts"
+import { NAME } from "../../src/infra/schedules/contract/limits.ts"
+import type { ScheduleSpec } from "../../src/infra/schedules/contract/spec.ts"
 import { backfill, backfillId } from "../../src/infra/schedules/stream/backfill.ts"
-import * as core from "../../src/infra/schedules/stream/core.ts"
+import * as core from "../../src/infra/schedules/stream/core/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
 
 /**

@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
 import { Schedules } from "../../src/infra/index.ts"
-import { NAME } from "../../src/infra/schedules/contract/definition.ts"
+import { NAME } from "../../src/infra/schedules/contract/limits.ts"
 import { backfillId } from "../../src/infra/schedules/stream/backfill.ts"
 import { adminFetch, json } from "../support/admin.ts"
 import { resetConsumers, script, seen } from "../support/consumers.ts"

@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
-import * as core from "../../src/infra/schedules/stream/core.ts"
+import * as core from "../../src/infra/schedules/stream/core/index.ts"
 import { claimDue } from "../../src/infra/schedules/stream/delivery-claim.ts"
 import { settleAll } from "../../src/infra/schedules/stream/settlement.ts"
 import type { ScheduleStore } from "../../src/infra/schedules/stream/store.ts"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import type { ScheduleSpec } from "../../src/infra/schedules/contract/definition.ts"
-import * as core from "../../src/infra/schedules/stream/core.ts"
+import type { ScheduleSpec } from "../../src/infra/schedules/contract/spec.ts"
+import * as core from "../../src/infra/schedules/stream/core/index.ts"
 import type { ScheduleRow } from "../../src/infra/schedules/stream/row.ts"
 
 /**

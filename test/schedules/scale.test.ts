@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest"
-import { LIST_DEFAULT } from "../../src/infra/schedules/contract/definition.ts"
+import { LIST_DEFAULT } from "../../src/infra/schedules/contract/limits.ts"
 import type { ScheduleState } from "../../src/infra/schedules/index.ts"
 import { BATCH_SIZE } from "../../src/infra/schedules/stream/tick.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"

@@ -1,7 +1,7 @@
 import { listDurableObjectIds } from "cloudflare:test"
 import { env } from "cloudflare:workers"
 import { beforeEach, describe, expect, it } from "vitest"
-import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/contract/definition.ts"
+import { MAX_PAYLOAD_DEPTH } from "../../src/infra/schedules/contract/limits.ts"
 import {
   type Json,
   type ScheduleDefinition,

@@ -1,4 +1,4 @@
-import type { Claim } from "../../src/infra/schedules/stream/core.ts"
+import type { Claim } from "../../src/infra/schedules/stream/core/claim.ts"
 import type { Model } from "./model.ts"
 
 /**

@@ -1,4 +1,5 @@
-import type { Claim, DeliveryResult } from "../../src/infra/schedules/stream/core.ts"
+import type { Claim } from "../../src/infra/schedules/stream/core/claim.ts"
+import type { DeliveryResult } from "../../src/infra/schedules/stream/core/settle.ts"
 import type { Attempt, Model } from "./model.ts"
 import {
   backoffMs,

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test"
 import { vi } from "vitest"
 import { Schedules } from "../../src/infra/index.ts"
-import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/definition.ts"
+import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/limits.ts"
 import type { Reply } from "../../src/infra/schedules/contract/reply.ts"
-import type { Claim } from "../../src/infra/schedules/stream/core.ts"
+import type { Claim } from "../../src/infra/schedules/stream/core/claim.ts"
 import type { SettlingAnswer, StreamListeners } from "../../src/infra/schedules/stream/event-map.ts"
 import {
   type TestScheduleStream,

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm"
 import { database } from "../../src/infra/db/index.ts"
-import { claimSlot, releaseSlot } from "../../src/infra/jobs/lease.ts"
-import type { RunEnding } from "../../src/infra/jobs/record.ts"
-import type { SlotClaimRequest } from "../../src/infra/jobs/slot-claim.ts"
+import type { RunEnding } from "../../src/infra/jobs/contract/record.ts"
+import { claimSlot, releaseSlot } from "../../src/infra/jobs/protocol/lease.ts"
+import type { SlotClaimRequest } from "../../src/infra/jobs/protocol/slot-claim.ts"
 
 /** A lease row as the claim scenarios read it. */
 export interface LeaseRow {

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest"
-import type { RunEnding } from "../../src/infra/jobs/record.ts"
-import { CLOCK_TOLERANCE_MS, UNKNOWN_LEASE_MS } from "../../src/infra/jobs/slot-claim.ts"
+import type { RunEnding } from "../../src/infra/jobs/contract/record.ts"
+import { CLOCK_TOLERANCE_MS, UNKNOWN_LEASE_MS } from "../../src/infra/jobs/protocol/slot-claim.ts"
 import type { ClaimEngine } from "./claim-engine.ts"
 
 export type { ClaimEngine } from "./claim-engine.ts"

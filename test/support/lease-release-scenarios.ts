@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm"
 import { afterEach, expect, it, vi } from "vitest"
 import { admin } from "../../src/infra/admin/index.ts"
 import { database } from "../../src/infra/db/index.ts"
-import { claimSlot } from "../../src/infra/jobs/lease.ts"
+import { claimSlot } from "../../src/infra/jobs/protocol/lease.ts"
 
 const MINUTE = 60_000
 const TOKEN = "release-clock-token"

@@ -2,7 +2,7 @@ import { expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import type { SlotwiseEnv } from "../../src/infra/env.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { claimSlot as claimToday, releaseSlot as releaseToday } from "../../src/infra/jobs/lease.ts"
+import { claimSlot as claimToday, releaseSlot as releaseToday } from "../../src/infra/jobs/protocol/lease.ts"
 import { commitOnce as commitOnceToday } from "../../src/infra/once.ts"
 import * as v010 from "../compat/0.1.0/engine.js"
 

@@ -1,9 +1,9 @@
 import { expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import type { SlotwiseEnv } from "../../src/infra/env.ts"
-import { jobHistory } from "../../src/infra/jobs/history.ts"
+import { jobHistory } from "../../src/infra/jobs/history/history.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { readRunHours } from "../../src/infra/jobs/run-hours.ts"
+import { readRunHours } from "../../src/infra/jobs/protocol/run-hours.ts"
 import * as v010 from "../compat/0.1.0/engine.js"
 
 const MINUTE = 60_000

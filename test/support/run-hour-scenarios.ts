@@ -1,8 +1,8 @@
 import { expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
-import { jobHistory } from "../../src/infra/jobs/history.ts"
+import { jobHistory } from "../../src/infra/jobs/history/history.ts"
 import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
-import { HOUR_MS, RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT, readRunHours } from "../../src/infra/jobs/run-hours.ts"
+import { HOUR_MS, RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT, readRunHours } from "../../src/infra/jobs/protocol/run-hours.ts"
 
 const MINUTE = 60_000
 const DAY = 24 * HOUR_MS

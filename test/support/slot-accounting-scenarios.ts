@@ -1,11 +1,11 @@
 import { expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
-import { PLANS } from "../../src/infra/jobs/capacity.ts"
-import { beat } from "../../src/infra/jobs/heartbeat.ts"
-import { jobHistory } from "../../src/infra/jobs/history.ts"
+import { PLANS } from "../../src/infra/jobs/contract/capacity.ts"
+import { beat } from "../../src/infra/jobs/handlers/heartbeat.ts"
+import { handleMessages } from "../../src/infra/jobs/handlers/queue-handler.ts"
+import { jobHistory } from "../../src/infra/jobs/history/history.ts"
 import { type Job, Jobs } from "../../src/infra/jobs/index.ts"
-import { handleMessages } from "../../src/infra/jobs/queue-handler.ts"
-import { readRunHours } from "../../src/infra/jobs/run-hours.ts"
+import { readRunHours } from "../../src/infra/jobs/protocol/run-hours.ts"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test"
-import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/definition.ts"
+import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/limits.ts"
 import type { StreamRpc } from "../../src/infra/schedules/contract/rpc.ts"
 import type { ScheduleEvent } from "../../src/infra/schedules/index.ts"
 import { MIGRATIONS } from "../../src/infra/schedules/stream/schema.ts"

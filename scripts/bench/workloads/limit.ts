@@ -1,5 +1,5 @@
 import { runInDurableObject } from "cloudflare:test"
-import * as core from "../../../src/infra/schedules/stream/core.ts"
+import * as core from "../../../src/infra/schedules/stream/core/index.ts"
 import { type Claimed, claimDue } from "../../../src/infra/schedules/stream/delivery-claim.ts"
 import { tallyOf } from "../../../src/infra/schedules/stream/rollup.ts"
 import { ScheduleStore } from "../../../src/infra/schedules/stream/store.ts"

@@ -1,5 +1,5 @@
 import { runInDurableObject } from "cloudflare:test"
-import { DEFAULT_RETENTION_MS } from "../../../src/infra/schedules/contract/definition.ts"
+import { DEFAULT_RETENTION_MS } from "../../../src/infra/schedules/contract/limits.ts"
 import { fill } from "../fill.ts"
 import { figure, progress } from "../result.ts"
 import { retire, streamStub } from "../systems.ts"

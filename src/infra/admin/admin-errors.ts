@@ -2,7 +2,7 @@ import type { ErrorHandler } from "hono"
 import { HTTPException } from "hono/http-exception"
 import { problem } from "../http/index.ts"
 import { describeError, logLine } from "../log.ts"
-import { ScheduleDefinitionError } from "../schedules/contract/definition.ts"
+import { ScheduleDefinitionError } from "../schedules/contract/definition-error.ts"
 import type { AdminEnv } from "./access.ts"
 
 /**

@@ -1,8 +1,8 @@
 import * as z from "zod/mini"
-import { JOB_NAME } from "../jobs/definition.ts"
-import { HISTORY_DAYS_MAX } from "../jobs/history.ts"
-import { PAUSE_REASON_MAX } from "../jobs/pauses.ts"
-import { LIST_MAX, MAX_NOTE_LENGTH, MAX_PAYLOAD_BYTES, NAME, NAME_RULE } from "../schedules/contract/definition.ts"
+import { JOB_NAME } from "../jobs/contract/definition.ts"
+import { HISTORY_DAYS_MAX } from "../jobs/history/history.ts"
+import { PAUSE_REASON_MAX } from "../jobs/protocol/pauses.ts"
+import { LIST_MAX, MAX_NOTE_LENGTH, MAX_PAYLOAD_BYTES, NAME, NAME_RULE } from "../schedules/contract/limits.ts"
 import { SCHEDULE_ADDRESS } from "../schedules/contract/schedule-address.ts"
 import { STATES } from "../schedules/contract/states.ts"
 

@@ -1,4 +1,4 @@
-import type { Pause } from "../jobs/pause.ts"
+import type { Pause } from "../jobs/contract/pause.ts"
 import type { StreamClient } from "../schedules/client/stream-client.ts"
 import type { ScheduleView } from "../schedules/contract/view.ts"
 import type { AlertNotice, BareNotice } from "./notice.ts"

@@ -1,7 +1,7 @@
 import type { JobLease } from "../db/job-lease.ts"
-import type { Pause } from "../jobs/pause.ts"
-import { runsOf } from "../jobs/record.ts"
-import { timeline } from "../jobs/timeline.ts"
+import type { Pause } from "../jobs/contract/pause.ts"
+import { runsOf } from "../jobs/contract/record.ts"
+import { timeline } from "../jobs/history/timeline.ts"
 import type { ScheduleView } from "../schedules/contract/view.ts"
 import type { AlertRule } from "./rule.ts"
 

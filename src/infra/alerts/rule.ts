@@ -1,9 +1,9 @@
 import { describeValue } from "../describe-value.ts"
 import { type Duration, MINUTE_MS, toMillis } from "../duration.ts"
-import type { Job } from "../jobs/definition.ts"
-import { RUN_HISTORY_LENGTH } from "../jobs/record.ts"
-import { TIMELINE_LENGTH } from "../jobs/timeline.ts"
-import { NAME, NAME_RULE } from "../schedules/contract/definition.ts"
+import type { Job } from "../jobs/contract/definition.ts"
+import { RUN_HISTORY_LENGTH } from "../jobs/contract/record.ts"
+import { TIMELINE_LENGTH } from "../jobs/history/timeline.ts"
+import { NAME, NAME_RULE } from "../schedules/contract/limits.ts"
 
 /** What an alert rule watches. */
 export type AlertKind = "job-failed" | "job-missed" | "heartbeat-late" | "schedule-failed" | "stream-overdue"

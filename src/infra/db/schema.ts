@@ -7,7 +7,7 @@ export const jobsLeases = sqliteTable("jobs_leases", {
   lastSlot: integer("last_slot").notNull(),
   leaseUntil: integer("lease_until"),
   holder: text("holder"),
-  /** The holder's lease, beside lease_until (both in the database's clock, jobs/slot-claim.ts; 0007_jobs_database_clock.sql). */
+  /** The holder's lease, beside lease_until (both in the database's clock, jobs/protocol/slot-claim.ts; 0007_jobs_database_clock.sql). */
   leaseMs: integer("lease_ms"),
   /** The last recorded run (ran, failed or timed-out); last_slot may be newer, claimed by a run not yet ended. */
   lastRunSlot: integer("last_run_slot"),
@@ -45,7 +45,7 @@ export const scheduleStreams = sqliteTable("schedule_streams", {
 
 /**
  * Each exclusive job's runs per UTC hour, kept 30 days (migrations/0008_jobs_run_hours.sql): written by the
- * release that ends each run (jobs/run-hours.ts), in the same D1 batch. `runs` holds the hour's runs as
+ * release that ends each run (jobs/protocol/run-hours.ts), in the same D1 batch. `runs` holds the hour's runs as
  * `minute:outcome:ms` entries (outcome r, f, t or s), at most one per minute since a slot is claimed once.
  * Its primary key (job, hour) and its hour index are the migration's: drizzle only builds the queries.
  */
@@ -63,7 +63,7 @@ export const jobsRunHours = sqliteTable("jobs_run_hours", {
 
 /**
  * Each pause of a job (migrations/0010_alerts_and_pauses.sql): open while `resumedAt` is null (at most one a job,
- * a partial unique index), kept once resumed so its slots show as paused, not missed (jobs/pauses.ts).
+ * a partial unique index), kept once resumed so its slots show as paused, not missed (jobs/protocol/pauses.ts).
  */
 export const jobsPauses = sqliteTable("jobs_pauses", {
   job: text("job").notNull(),

@@ -1,4 +1,4 @@
-import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
+import { HEARTBEAT_CRON } from "../jobs/handlers/heartbeat.ts"
 import { entryShape, importsHono, takenNames } from "./entry-shape.ts"
 import { applyInsertions, type Insertion } from "./insertions.ts"
 import { maskSource, NoTypeScriptError } from "./source-mask.ts"

@@ -1,4 +1,4 @@
-import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
+import { HEARTBEAT_CRON } from "../jobs/handlers/heartbeat.ts"
 
 /** The job init writes, which `wrangler dev` and the heartbeat run at once. */
 export const EXAMPLE_JOB = "example.hello"

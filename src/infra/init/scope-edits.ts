@@ -1,4 +1,4 @@
-import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
+import { HEARTBEAT_CRON } from "../jobs/handlers/heartbeat.ts"
 import { BINDING } from "./bindings.ts"
 import type { WranglerConfig } from "./config.ts"
 import type { ConfigEdit, ConfigValue } from "./edits.ts"

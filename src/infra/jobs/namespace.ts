@@ -18,8 +18,9 @@
  * ```
  */
 
-export { make } from "./definition.ts"
-export { heartbeat } from "./heartbeat.ts"
-export { queue } from "./queue-handler.ts"
-export { registry } from "./registry.ts"
-export { run } from "./run.ts"
+// biome-ignore assist/source/organizeImports: the members in the order a user meets them, which the API report keeps
+export { make } from "./contract/definition.ts"
+export { heartbeat } from "./handlers/heartbeat.ts"
+export { queue } from "./handlers/queue-handler.ts"
+export { registry } from "./contract/registry.ts"
+export { run } from "./handlers/run.ts"

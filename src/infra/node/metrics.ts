@@ -14,7 +14,7 @@ interface Instruments {
 const SECOND = 1_000
 const MINUTE = 60 * SECOND
 /**
- * Run durations' bucket bounds (ms): up to 15 minutes, the longest timeout a job may declare (jobs/definition.ts), so
+ * Run durations' bucket bounds (ms): up to 15 minutes, the longest timeout a job may declare (jobs/contract/definition.ts), so
  * a quantile of a long job is read from a bucket that holds it (the SDK's default buckets stop at 10 s).
  */
 export const DURATION_BOUNDS = [

@@ -1,5 +1,5 @@
 import { parseCron } from "../cron.ts"
-import { HEARTBEAT_CRON } from "../jobs/heartbeat.ts"
+import { HEARTBEAT_CRON } from "../jobs/handlers/heartbeat.ts"
 
 export interface MinuteTimer {
   stop(): void

@@ -1,9 +1,9 @@
 import type { Client } from "@libsql/client"
 import { TIMED_OUT } from "../deadline.ts"
 import type { SlotwiseEnv } from "../env.ts"
-import { beat } from "../jobs/heartbeat.ts"
+import { UNBOUNDED } from "../jobs/contract/registry.ts"
+import { beat } from "../jobs/handlers/heartbeat.ts"
 import type { Job, RunResult } from "../jobs/index.ts"
-import { UNBOUNDED } from "../jobs/registry.ts"
 import { activeTracer } from "../tracing/index.ts"
 import { d1OverLibsql } from "./libsql/libsql-binding.ts"
 

@@ -9,6 +9,7 @@ export {
   type StreamClientOptions,
   StreamUnavailableError,
 } from "./client/stream-client.ts"
+export type { EventsOptions, ListOptions } from "./contract/call-options.ts"
 export {
   type Consumer,
   type ConsumerDefinition,
@@ -17,15 +18,8 @@ export {
   type DeliveryContext,
   type Outcome,
 } from "./contract/consumer.ts"
-export {
-  type EventsOptions,
-  type Json,
-  type ListOptions,
-  type ScheduleDefinition,
-  ScheduleDefinitionError,
-  type ScheduleField,
-  type Timing,
-} from "./contract/definition.ts"
+export type { ScheduleDefinition } from "./contract/definition.ts"
+export { ScheduleDefinitionError, type ScheduleField } from "./contract/definition-error.ts"
 export type { DeliveryPoint, HistoryRange, StreamHistory } from "./contract/history.ts"
 export type { Reply, ReplyError } from "./contract/reply.ts"
 export {
@@ -39,6 +33,7 @@ export {
   type UpsertOptions,
 } from "./contract/rpc.ts"
 export type { ScheduleEvent } from "./contract/schedule-events.ts"
+export type { Json, Timing } from "./contract/spec.ts"
 export type { ScheduleState } from "./contract/states.ts"
 export type { BackfillReport, ScheduleView, StreamSummary } from "./contract/view.ts"
 export * as Schedules from "./namespace.ts"

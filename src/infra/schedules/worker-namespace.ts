@@ -18,4 +18,4 @@
  */
 
 export * from "./namespace.ts"
-export { durableObject } from "./stream/schedule-stream.ts"
+export { durableObject } from "./stream/durable-object.ts"

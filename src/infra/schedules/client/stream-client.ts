@@ -1,17 +1,13 @@
 import type { Duration } from "../../duration.ts"
 import type { StreamNamespace } from "../../env.ts"
-import {
-  assertName,
-  encodePayload,
-  type Json,
-  type ScheduleDefinition,
-  ScheduleDefinitionError,
-  validateReason,
-  validateRetention,
-} from "../contract/definition.ts"
+import { validateReason, validateRetention } from "../contract/call-options.ts"
+import type { ScheduleDefinition } from "../contract/definition.ts"
+import { assertName, ScheduleDefinitionError } from "../contract/definition-error.ts"
+import { encodePayload } from "../contract/payload.ts"
 import type { Reply, ReplyError } from "../contract/reply.ts"
 import type { BackfillAnswer, BackfillOptions, CancelOptions } from "../contract/rpc.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { Json } from "../contract/spec.ts"
 import type { ScheduleState } from "../contract/states.ts"
 import type { ScheduleView } from "../contract/view.ts"
 import { streamRpc } from "./stream-rpc.ts"

@@ -1,6 +1,6 @@
 import type { Duration } from "../../duration.ts"
 import { type Consumer, ConsumerDefinitionError, consumer, type Delivery, terminal } from "../contract/consumer.ts"
-import type { Json } from "../contract/definition.ts"
+import type { Json } from "../contract/spec.ts"
 import { workflowRefusal } from "./workflow-refusal.ts"
 
 /** What a Workflow instance started by `Schedules.workflow` receives as `event.payload`. */

@@ -1,7 +1,7 @@
 import { type Duration, toMillis } from "../../duration.ts"
 import type { Logger } from "../../log.ts"
 import type { OnceResult, OnceStatement } from "../../once.ts"
-import type { Json } from "./definition.ts"
+import type { Json } from "./spec.ts"
 
 /** One attempt at delivering one occurrence of a schedule: what a consumer's `deliver` is handed. */
 export interface Delivery<P extends Json = Json> {

@@ -1,4 +1,4 @@
-import type { ScheduleField } from "./definition.ts"
+import type { ScheduleField } from "./definition-error.ts"
 
 /** What a stream's RPC method answers: errors travel as data, since RPC drops error classes. */
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: ReplyError }

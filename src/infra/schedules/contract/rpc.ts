@@ -1,4 +1,4 @@
-import type { EventsOptions, ListOptions } from "./definition.ts"
+import type { EventsOptions, ListOptions } from "./call-options.ts"
 import type { HistoryRange, StreamHistory } from "./history.ts"
 import type { Reply } from "./reply.ts"
 import type { ScheduleEvent } from "./schedule-events.ts"

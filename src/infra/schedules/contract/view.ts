@@ -1,4 +1,4 @@
-import type { Json, Timing } from "./definition.ts"
+import type { Json, Timing } from "./spec.ts"
 import type { ScheduleState } from "./states.ts"
 
 /** A schedule as clients and the admin API see it; times are epoch milliseconds. */

@@ -1,8 +1,8 @@
 import { parseCron } from "../../cron.ts"
-import { MAX_BACKFILL } from "../contract/definition.ts"
+import { MAX_BACKFILL } from "../contract/limits.ts"
 import type { EventDraft } from "../contract/schedule-events.ts"
 import type { BackfillReport } from "../contract/view.ts"
-import type { Change, NoChange } from "./core.ts"
+import type { Change, NoChange } from "./core/transition.ts"
 import { fnv1a } from "./jitter.ts"
 import { isRecurring, type ScheduleRow } from "./row.ts"
 

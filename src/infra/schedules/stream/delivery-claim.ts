@@ -1,4 +1,4 @@
-import * as core from "./core.ts"
+import * as core from "./core/index.ts"
 import type { ClaimEntry } from "./ledger.ts"
 import { tokenOf } from "./ledger.ts"
 import type { ScheduleRow } from "./row.ts"

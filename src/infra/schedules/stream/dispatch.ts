@@ -5,7 +5,7 @@ import { commitOnce } from "../../once.ts"
 import { activeTracer, exceptionOf, type SpanLike, type Tracer } from "../../tracing/index.ts"
 import type { Consumer, Delivery, DeliveryContext } from "../contract/consumer.ts"
 import { isOutcome } from "../contract/consumer.ts"
-import type { DeliveryResult } from "./core.ts"
+import type { DeliveryResult } from "./core/settle.ts"
 import { normalised } from "./settlement.ts"
 
 export class DeliveryTimeoutError extends Error {

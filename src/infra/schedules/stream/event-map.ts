@@ -1,5 +1,6 @@
 import { describeError, logLine } from "../../log.ts"
-import type { Claim, DeliveryResult } from "./core.ts"
+import type { Claim } from "./core/claim.ts"
+import type { DeliveryResult } from "./core/settle.ts"
 
 /** One answer of a settlement: the claim it settles, the consumer's result, and the time it settles at. */
 export interface SettlingAnswer {

@@ -1,4 +1,4 @@
-import { DEFAULT_RETENTION_MS } from "../contract/definition.ts"
+import { DEFAULT_RETENTION_MS } from "../contract/limits.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** At most this many finished rows are deleted by one tick, so a tick's cost stays flat. */

@@ -1,5 +1,6 @@
 import type { DeliveryPoint } from "../contract/history.ts"
-import { changed, type DeliveryResult, type Transition } from "./core.ts"
+import type { DeliveryResult } from "./core/settle.ts"
+import { changed, type Transition } from "./core/transition.ts"
 
 export const MINUTE_MS = 60_000
 export const HOUR_MS = 60 * MINUTE_MS

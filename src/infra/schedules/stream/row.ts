@@ -1,4 +1,4 @@
-import type { ScheduleSpec, Timing } from "../contract/definition.ts"
+import type { ScheduleSpec, Timing } from "../contract/spec.ts"
 import type { ScheduleState } from "../contract/states.ts"
 import type { ScheduleView } from "../contract/view.ts"
 import { idempotencyKey } from "./idempotency-key.ts"

@@ -2,22 +2,20 @@ import { DurableObject } from "cloudflare:workers"
 import { type SlotwiseEnv, workerEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
 import { SLOTWISE_VERSION } from "../../version.ts"
-import { type Consumer, type ConsumerRegistry, consumerRegistry } from "../contract/consumer.ts"
 import {
-  checkDefinition,
   type EventsOptions,
   type ListOptions,
-  NAME,
-  NAME_RULE,
-  ScheduleDefinitionError,
-  type ScheduleSpec,
   validateBackfillRange,
   validateEventsOptions,
   validateListOptions,
   validateReason,
   validateRetention,
-} from "../contract/definition.ts"
+} from "../contract/call-options.ts"
+import { type ConsumerRegistry, consumerRegistry } from "../contract/consumer.ts"
+import { checkDefinition } from "../contract/definition-check.ts"
+import { ScheduleDefinitionError } from "../contract/definition-error.ts"
 import type { HistoryRange, StreamHistory } from "../contract/history.ts"
+import { NAME, NAME_RULE } from "../contract/limits.ts"
 import { ok, type Reply, refuse } from "../contract/reply.ts"
 import {
   type BackfillAnswer,
@@ -31,35 +29,24 @@ import {
 } from "../contract/rpc.ts"
 import { SCHEDULE_ADDRESS } from "../contract/schedule-address.ts"
 import type { ScheduleEvent } from "../contract/schedule-events.ts"
+import type { ScheduleSpec } from "../contract/spec.ts"
 import type { ScheduleView, StreamSummary } from "../contract/view.ts"
 import { backfill } from "./backfill.ts"
-import * as core from "./core.ts"
+import * as core from "./core/index.ts"
 import { AlarmRecorder } from "./directory-recorder.ts"
-import { StreamEmitter, type StreamListeners, summed, type TickReport } from "./event-map.ts"
+import { StreamEmitter, summed, type TickReport } from "./event-map.ts"
 import { newIncarnation } from "./idempotency-key.ts"
 import { Retention } from "./retention.ts"
 import { HOUR_MS, MINUTE_MS } from "./rollup.ts"
 import { type ScheduleRow, viewOf } from "./row.ts"
 import { seamsOf } from "./seams.ts"
 import { ScheduleStore, SchemaVersionError } from "./store.ts"
+import type { ScheduleStreamOptions } from "./stream-options.ts"
 import { summarize } from "./summary.ts"
 import { BATCH_SIZE, Ticker } from "./tick.ts"
 
 /** How long one alarm goes on delivering a backlog before it hands over to the next alarm. */
 export const ALARM_WORK_MS = 5_000
-
-/** What a Worker builds its ScheduleStream class with. */
-export interface ScheduleStreamOptions {
-  /** Every consumer the Worker's schedules may name; a name declared twice fails at start-up. */
-  consumers: readonly Consumer[]
-  /**
-   * The stream's time in epoch milliseconds (default `Date.now`): due times, leases, backoff and
-   * alarms all read it. A test passes a clock it owns to drive a stream without waiting.
-   */
-  clock?: () => number
-  /** Listeners to the delivery loop's events (StreamEventMap): for metrics or logs; they only observe. */
-  on?: StreamListeners
-}
 
 /**
  * One stream of schedules: its SQLite holds the rows and events, its one alarm is the smallest
@@ -383,39 +370,4 @@ const isName = (value: unknown) => typeof value === "string" && NAME.test(value)
 function invalid(error: unknown): Reply<never> {
   if (error instanceof ScheduleDefinitionError) return refuse("invalid", error.message, error.field)
   throw error
-}
-
-/** A ScheduleStream class as workerd builds it: from the object's state and the Worker's env. */
-export type ScheduleStreamClass = new (ctx: DurableObjectState, env: SlotwiseEnv) => ScheduleStream
-
-/**
- * Builds the Worker's ScheduleStream Durable Object class from its consumers. Export a class
- * extending it under the name wrangler.toml binds. `on` listens to the delivery loop's events
- * (StreamEventMap), e.g. for metrics; `clock` replaces `Date.now` as the stream's time.
- *
- * @example
- * ```ts
- * // src/index.ts (the Worker's entry)
- * import { Schedules } from "slotwise"
- * import { consumers } from "./consumers"
- *
- * export class ScheduleStream extends Schedules.durableObject({
- *   consumers,
- *   on: {
- *     "settlement:committed": ({ stream, settled }) => {
- *       for (const { result, stale } of settled) metrics.count("deliveries", { stream, outcome: stale ? "stale" : result.status })
- *     },
- *     "recovery:arming": ({ delayMs }) => metrics.count("stream_recoveries", { delayMs }),
- *   },
- * }) {}
- * ```
- */
-export function durableObject(options: ScheduleStreamOptions): ScheduleStreamClass {
-  // Built now, so a consumer name declared twice fails the Worker at start-up.
-  consumerRegistry(options.consumers)
-  return class extends ScheduleStream {
-    constructor(ctx: DurableObjectState, env: SlotwiseEnv) {
-      super(ctx, env, options)
-    }
-  }
 }

@@ -1,4 +1,4 @@
-import type { Claim } from "./core.ts"
+import type { Claim } from "./core/claim.ts"
 import type { ScheduleRow } from "./row.ts"
 
 /** What a stream records in the D1 directory (directory-recorder.ts); a test may keep a stream to its own storage. */

@@ -1,4 +1,4 @@
-import type { Timing } from "../contract/definition.ts"
+import type { Timing } from "../contract/spec.ts"
 
 /**
  * A `schedule/set` event in short (schema version 8): `[seq, at, "s", cause, consumer, timing, occurrence,

@@ -1,6 +1,6 @@
 import { logLine } from "../../log.ts"
 import { redactUrlSecrets } from "../../url-secrets.ts"
-import * as core from "./core.ts"
+import * as core from "./core/index.ts"
 import { type Tally, tallyOf } from "./rollup.ts"
 import type { ScheduleRow } from "./row.ts"
 import type { FenceRow } from "./seams.ts"

@@ -1,6 +1,7 @@
 import type { SlotwiseEnv } from "../../env.ts"
-import { ScheduleStream, type ScheduleStreamOptions } from "./schedule-stream.ts"
+import { ScheduleStream } from "./schedule-stream.ts"
 import { type StreamSeams, withSeams } from "./seams.ts"
+import type { ScheduleStreamOptions } from "./stream-options.ts"
 
 /**
  * Tests only (dependency-cruiser keeps it to test/ and scripts/; no entry exports it): a stream

@@ -1,4 +1,4 @@
-import type { Timing } from "../../../schedules/contract/definition.ts"
+import type { Timing } from "../../../schedules/contract/spec.ts"
 import { type Child, el } from "./dom.ts"
 
 const MINUTE = 60_000

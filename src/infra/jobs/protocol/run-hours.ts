@@ -1,0 +1,62 @@
+import { and, eq, gte } from "drizzle-orm"
+import { type Database, jobsLeases, jobsRunHours } from "../../db/index.ts"
+import { entriesOf } from "../contract/hour-entry.ts"
+
+export { HOUR_MS } from "../contract/hour-entry.ts"
+export { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
+
+/** The slot of the first run an hour row records (entries are appended as runs end, not in slot order). */
+function firstRunIn(row: { hour: number; runs: string } | undefined): number | null {
+  if (!row) return null
+  const slots = entriesOf(row.hour, row.runs).map((entry) => entry.slot)
+  return slots.length ? Math.min(...slots) : row.hour
+}
+
+/**
+ * What a job's history is read from, in one batch (the one place it is read): its hour rows from `since`
+ * (by the primary key), the slot of its first run recorded, and its lease row's last slot and the hour folded on it,
+ * which is one more hour row (added to a row of the same hour a release before migration 0009 wrote).
+ */
+export async function readRunHours(db: Database, job: string, since: number) {
+  const hours = jobsRunHours
+  const [stored, oldest, leases] = await db.batch([
+    db
+      .select({ hour: hours.hour, runs: hours.runs })
+      .from(hours)
+      .where(and(eq(hours.job, job), gte(hours.hour, since))),
+    db
+      .select({ hour: hours.hour, runs: hours.runs })
+      .from(hours)
+      .where(eq(hours.job, job))
+      .orderBy(hours.hour)
+      .limit(1),
+    db
+      .select({ lastSlot: jobsLeases.lastSlot, hourStart: jobsLeases.hourStart, hourRuns: jobsLeases.hourRuns })
+      .from(jobsLeases)
+      .where(eq(jobsLeases.name, job)),
+  ])
+  const lease = leases[0]
+  const rows = foldedInto(stored, lease, since)
+  const folded =
+    lease?.hourStart != null && lease.hourRuns ? { hour: lease.hourStart, runs: lease.hourRuns } : undefined
+  const firsts = [firstRunIn(oldest[0]), firstRunIn(folded)].filter((slot): slot is number => slot !== null)
+  return {
+    rows,
+    firstRun: firsts.length ? Math.min(...firsts) : null,
+    lease: lease && { lastSlot: lease.lastSlot },
+  }
+}
+
+/** The stored hour rows with the lease row's folded hour among them. */
+function foldedInto(
+  rows: ReadonlyArray<{ hour: number; runs: string }>,
+  lease: { hourStart: number | null; hourRuns: string | null } | undefined,
+  since: number,
+) {
+  const { hourStart, hourRuns } = lease ?? {}
+  if (hourStart == null || !hourRuns || hourStart < since) return [...rows]
+  const same = rows.find((row) => row.hour === hourStart)
+  return same
+    ? rows.map((row) => (row === same ? { hour: row.hour, runs: `${row.runs},${hourRuns}` } : row))
+    : [...rows, { hour: hourStart, runs: hourRuns }]
+}
