@@ -67,7 +67,10 @@ const planted: Array<{ fault: string; rule: string; plant: SimulateOptions["plan
     seed: 2,
     plant: (world) => {
       world.sim.sabotage = (text) =>
-        text.replace('from "alert_incidents" where "alert_incidents"."rule" <>', 'from "alert_incidents" where 0 and "alert_incidents"."rule" <>')
+        text.replace(
+          'from "alert_incidents" where "alert_incidents"."rule" <>',
+          'from "alert_incidents" where 0 and "alert_incidents"."rule" <>',
+        )
     },
   },
 ]
