@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNull, or, sql } from "drizzle-orm"
+import { and, desc, eq, gte, isNotNull, isNull, or, sql } from "drizzle-orm"
 import { type Database, jobsPauses } from "../../db/index.ts"
 import type { Pause } from "../contract/pause.ts"
 
@@ -54,8 +54,15 @@ export async function pauseJob(
     .select()
     .from(jobsPauses)
     .where(and(eq(jobsPauses.job, pause.job), isNull(jobsPauses.resumedAt)))
-  if (!open[0]) throw new Error(`job "${pause.job}" could not be paused: its pause at ${pause.now} exists already`)
-  return { pause: open[0], created: false }
+  if (open[0]) return { pause: open[0], created: false }
+  // Paused, resumed and paused again in one millisecond: the resumed pause holds the key, so it opens again.
+  const reopened = await db
+    .update(jobsPauses)
+    .set({ resumedAt: null, resumedBy: null, pausedBy: pause.by, reason: pause.reason })
+    .where(and(eq(jobsPauses.job, pause.job), eq(jobsPauses.pausedAt, pause.now), isNotNull(jobsPauses.resumedAt)))
+    .returning()
+  if (!reopened[0]) throw new Error(`job "${pause.job}" could not be paused: its pause at ${pause.now} exists already`)
+  return { pause: reopened[0], created: true }
 }
 
 /**
