@@ -274,7 +274,12 @@ export class Spec {
       // Given up, a one-shot fails, and with a retention window of 0 the same tick may sweep it.
       if (spent && show(row) !== show(was)) {
         if (row) this.expired(id, tickAt, row)
-        else if (recurring(line.def)) this.model.fail("spec-lost", `${id} was deleted while scheduled: ${show(line)}`)
+        else if (recurring(line.def)) {
+          // Given up past its window's end or its count, a recurring one completes, and retention 0 may sweep it too.
+          this.advance(line, tickAt)
+          if (line.state === "scheduled")
+            this.model.fail("spec-lost", `${id} was deleted while scheduled: ${show(line)}`)
+        }
       } else if (row) this.compare(line, row, "after the step")
       else if (line.state === "scheduled")
         this.model.fail("spec-lost", `${id} was deleted while scheduled: ${show(line)}`)
