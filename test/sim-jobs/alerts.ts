@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test"
+import { vi } from "vitest"
 import { runAlerts } from "../../src/infra/alerts/alert-job.ts"
 import { noticeId } from "../../src/infra/alerts/notice.ts"
 import { type AlertRule, jobFailed } from "../../src/infra/alerts/rule.ts"
 import type { Job } from "../../src/infra/jobs/index.ts"
 import { Schedules } from "../../src/infra/schedules/index.ts"
+import type { TickReport } from "../../src/infra/schedules/stream/event-map.ts"
 import type { Violation } from "./checks.ts"
 import type { World } from "./world.ts"
 
@@ -50,6 +52,16 @@ export class AlertsSim {
       this.incidents.set(job, list)
     })
     return this.compare()
+  }
+
+  /**
+   * The notice stream's alarm, set at the simulated time, is overdue in real time, and workerd may fire it once more
+   * after the file ends, logging its sweep into a closed test run: sweep now, at real time, while logs are captured.
+   */
+  async stop(): Promise<void> {
+    vi.useRealTimers()
+    const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(this.stream)) as unknown as { tick(): Promise<TickReport> }
+    for (let round = 0; round < 10 && (await stub.tick()).swept > 0; round++);
   }
 
   /** The incidents firing in D1, and the notices in the alert stream: one when each opened, one when each resolved. */

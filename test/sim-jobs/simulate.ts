@@ -91,6 +91,7 @@ export async function simulate(plan: Plan, options: SimulateOptions = {}): Promi
     count("incidents resolved", resolved)
     return { counters, known }
   } finally {
+    await alerts.stop()
     world.dispose()
   }
 }
