@@ -64,7 +64,16 @@ describe("GET /admin/streams/:stream/history", () => {
     expect(day).toMatchObject({ stream, range: "day", stepMs: 60_000 })
     const minute = schedule.nextAt - (schedule.nextAt % 60_000)
     expect(day.points).toEqual([
-      { at: minute, delivered: 1, retried: 0, failed: 0, lateMedianMs: 250, lateP99Ms: 250, lateMaxMs: 250 },
+      {
+        at: minute,
+        delivered: 1,
+        backfilled: 0,
+        retried: 0,
+        failed: 0,
+        lateMedianMs: 250,
+        lateP99Ms: 250,
+        lateMaxMs: 250,
+      },
     ])
     const month = (await json(await adminFetch(`/admin/streams/${stream}/history?range=month`))) as StreamHistory
     expect(month).toMatchObject({ range: "month", stepMs: HOUR })

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
+import type { StreamHistory } from "../../src/infra/admin/answers.ts"
 import type { BackfillReport, ScheduleView } from "../../src/infra/schedules/contract/view.ts"
 import { type AdminCall, adminClient, signIn } from "./admin.ts"
 import { byTestId, openBrowser, type Session } from "./chromium.ts"
@@ -21,6 +22,15 @@ const scheduleRow = (id: string) => page.locator(`${byTestId("schedule-row")}[da
 const detail = (id: string) => page.locator(byTestId(id))
 const get = (id: string) =>
   call<{ schedule: ScheduleView }>("GET", `/streams/${STREAM}/schedules/${id}`).then((r) => r.schedule)
+
+/** Polls `check` until it holds: the local stream delivers on its own alarm, within seconds. */
+async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs / 1000} s`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
 
 /** An epoch time as a datetime-local input takes it, in the page's own zone (Europe/Berlin). */
 const localInput = (ms: number) =>
@@ -120,6 +130,25 @@ describe("a schedule's rules on the dashboard", () => {
       dryRun: true,
     })
     expect(report.backfill.count).toBe(3)
+  })
+
+  test("shows the backfill's deliveries apart in the stream's chart, and not as lateness", async () => {
+    const ids = (await call<{ schedules: ScheduleView[] }>("GET", `/streams/${STREAM}/schedules`)).schedules
+      .filter((s) => s.backfillOf === "hourly")
+      .map((s) => s.id)
+    expect(ids).toHaveLength(3)
+    await until(async () => (await Promise.all(ids.map(get))).every((s) => s.state === "completed"))
+    const history = await call<StreamHistory>("GET", `/streams/${STREAM}/history`)
+    expect(history.points.reduce((n, p) => n + p.backfilled, 0)).toBe(3)
+    // Hours old on purpose: no minute whose deliveries were all backfilled has a lateness.
+    for (const p of history.points.filter((p) => p.backfilled === p.delivered)) expect(p.lateMaxMs).toBeNull()
+    await page.click(byTestId("history-day"))
+    const counts = page.locator(`${byTestId("stream-charts")} ${byTestId("chart")}`).nth(0)
+    await counts.locator(byTestId("chart-note"), { hasText: "3 backfilled, not counted as late" }).waitFor()
+    const marked = await page
+      .locator(byTestId("delivery-mark"))
+      .evaluateAll((nodes) => nodes.reduce((n, node) => n + Number((node as HTMLElement).dataset.backfilled), 0))
+    expect(marked).toBe(3)
   })
 
   test("cancels with a reason typed into its confirmation, and shows it in the row and the detail", async () => {

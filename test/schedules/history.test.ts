@@ -66,9 +66,21 @@ describe("a stream's history of deliveries", () => {
     expect(answer.backfill.count).toBeGreaterThanOrEqual(2)
     expect(await stream.tick(later)).toMatchObject({ delivered: answer.backfill.count })
     const point = value(await stream.history("day")).points.find((p) => p.at === later)
-    // Delivered, and shown as such; but not "late up to 18 h": a backfill's age is not lateness.
-    expect(point).toMatchObject({ delivered: answer.backfill.count, lateMedianMs: null, lateP99Ms: null })
-    expect(point?.lateMaxMs ?? 0).toBe(0)
+    // Delivered, and shown apart as backfilled; but not "late up to 18 h": a backfill's age is not lateness.
+    expect(point).toEqual({
+      at: later,
+      delivered: answer.backfill.count,
+      backfilled: answer.backfill.count,
+      retried: 0,
+      failed: 0,
+      lateMedianMs: null,
+      lateP99Ms: null,
+      lateMaxMs: null,
+    })
+    // The hour's point sums its minutes: the live catch-up's deliveries are timed, the backfill's stay apart.
+    const hours = value(await stream.history("month")).points
+    expect(hours.reduce((n, p) => n + p.backfilled, 0)).toBe(answer.backfill.count)
+    expect(hours.reduce((n, p) => n + p.delivered - p.backfilled, 0)).toBeGreaterThan(0)
   })
 
   it("counts retries, failures and each delivery's lateness, and answers them per minute", async () => {
@@ -82,10 +94,11 @@ describe("a stream's history of deliveries", () => {
     const history = value(await stream.history("day"))
     expect(history).toMatchObject({ stream: stream.name, now: T0 + 61_000, range: "day", stepMs: MINUTE_MS })
     expect(history.points).toEqual([
-      { at: T0, delivered: 3, retried: 1, failed: 1, lateMedianMs: 40, lateP99Ms: 40, lateMaxMs: 40 },
+      { at: T0, delivered: 3, backfilled: 0, retried: 1, failed: 1, lateMedianMs: 40, lateP99Ms: 40, lateMaxMs: 40 },
       {
         at: T0 + MINUTE_MS,
         delivered: 1,
+        backfilled: 0,
         retried: 0,
         failed: 0,
         lateMedianMs: 61_000,

@@ -260,6 +260,7 @@ export const jobHistory = z
 export const deliveryPoint = z.object({
   at: int,
   delivered: int,
+  backfilled: int,
   retried: int,
   failed: int,
   lateMedianMs: ms,

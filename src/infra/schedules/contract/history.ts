@@ -2,8 +2,10 @@
 export interface DeliveryPoint {
   /** The minute's or hour's start, in epoch milliseconds. */
   at: number
-  /** Attempts that delivered. */
+  /** Attempts that delivered, backfilled ones included. */
   delivered: number
+  /** Of `delivered`, the occurrences a backfill created: due in the past on purpose, so in no lateness figure. */
+  backfilled: number
   /** Attempts that failed and will be retried. */
   retried: number
   /** Attempts that failed their schedule (terminal, or out of attempts). */

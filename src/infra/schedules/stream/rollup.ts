@@ -105,15 +105,20 @@ export function quantileOf(buckets: readonly number[], q: number, max: number): 
   return max
 }
 
-export const pointOf = (row: RollupRow): DeliveryPoint => ({
-  at: row.at,
-  delivered: row.delivered,
-  retried: row.retried,
-  failed: row.failed,
-  lateMedianMs: quantileOf(row.buckets, 0.5, row.lateMax),
-  lateP99Ms: quantileOf(row.buckets, 0.99, row.lateMax),
-  lateMaxMs: row.delivered > 0 ? row.lateMax : null,
-})
+export function pointOf(row: RollupRow): DeliveryPoint {
+  // Only a backfilled delivery stays out of the histogram (tallyOf), so the difference is the backfilled count.
+  const timed = row.buckets.reduce((sum, n) => sum + n, 0)
+  return {
+    at: row.at,
+    delivered: row.delivered,
+    backfilled: Math.max(0, row.delivered - timed),
+    retried: row.retried,
+    failed: row.failed,
+    lateMedianMs: quantileOf(row.buckets, 0.5, row.lateMax),
+    lateP99Ms: quantileOf(row.buckets, 0.99, row.lateMax),
+    lateMaxMs: timed > 0 ? row.lateMax : null,
+  }
+}
 
 /** Rows summed into one at `at` (the max of their maxima): minutes into their hour. */
 export function summed(at: number, rows: readonly RollupRow[]): RollupRow {

@@ -8,8 +8,12 @@ type Point = StreamHistory["points"][number]
 const pointTime = (p: Point, stepMs: number) =>
   `${hourName(p.at).slice(0, stepMs < 3_600_000 ? 16 : 13)}${stepMs < 3_600_000 ? "" : ":00"} UTC`
 
+/** "12 delivered", or "12 delivered (3 backfilled)": a backfill's deliveries are shown apart, and are not lateness. */
+const delivered = (n: number, backfilled: number) =>
+  `${n} delivered${backfilled > 0 ? ` (${backfilled} backfilled, not counted as late)` : ""}`
+
 const describe = (p: Point, stepMs: number) =>
-  `${pointTime(p, stepMs)}: ${p.delivered} delivered · ${p.retried} retried · ${p.failed} failed` +
+  `${pointTime(p, stepMs)}: ${delivered(p.delivered, p.backfilled)} · ${p.retried} retried · ${p.failed} failed` +
   (p.lateMaxMs === null
     ? ""
     : ` · late median ${elapsed(p.lateMedianMs ?? 0)}, p99 ${elapsed(p.lateP99Ms ?? 0)}, max ${elapsed(p.lateMaxMs)}`)
@@ -30,7 +34,7 @@ export function streamCharts(history: StreamHistory): HTMLElement[] {
   const span = history.range === "day" ? "24 h" : "30 days"
   const per = history.range === "day" ? "minute" : "hour"
   const ends = (y: number) => [text(0, y, `${span} ago`), text(WIDTH, y, "now", "end")]
-  const total = (key: "delivered" | "retried" | "failed") => points.reduce((n, p) => n + p[key], 0)
+  const total = (key: "delivered" | "backfilled" | "retried" | "failed") => points.reduce((n, p) => n + p[key], 0)
   const counts = chart(
     `Deliveries, retries and failures of ${history.stream} per ${per}, over ${span}`,
     104,
@@ -46,6 +50,7 @@ export function streamCharts(history: StreamHistory): HTMLElement[] {
           "data-testid": "delivery-mark",
           "data-at": p.at,
           "data-delivered": p.delivered,
+          "data-backfilled": p.backfilled,
           "data-retried": p.retried,
           "data-failed": p.failed,
         }
@@ -76,7 +81,7 @@ export function streamCharts(history: StreamHistory): HTMLElement[] {
         },
       ],
       notes: [
-        `Over ${span}: ${total("delivered")} delivered · ${total("retried")} retried · ${total("failed")} failed`,
+        `Over ${span}: ${delivered(total("delivered"), total("backfilled"))} · ${total("retried")} retried · ${total("failed")} failed`,
       ],
     },
   )
