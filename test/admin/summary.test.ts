@@ -37,6 +37,7 @@ describe("a stream's summary", () => {
       partial: false,
       overdue: 0,
       oldestOverdue: null,
+      newestError: { id: "flaky", error: "scripted retry of attempt 1", at: T0 },
     })
     // Overdue once due more than a second ago without a delivery: "late" (T0 + 0.5 s), not yet "flaky"'s retry (T0 + 1 s).
     expect(await summaryAt(T0 + 1_500)).toMatchObject({ overdue: 0, oldestOverdue: null })
@@ -47,6 +48,33 @@ describe("a stream's summary", () => {
     expect(await summaryAt(T0 + 5 * SECOND)).toMatchObject({
       overdue: 3,
       oldestOverdue: { id: "late", dueAt: T0 + 500, lagMs: 4_500 },
+    })
+  })
+
+  it("names the newest failing schedule and its error, and forgets it once that schedule delivers", async () => {
+    const stream = openStream("summary-newest-error")
+    const summaryAt = summaryOf(stream)
+    value(await stream.upsert({ id: "old-failure", consumer: "test.scripted", at: T0 }))
+    value(await stream.upsert({ id: "fine", consumer: "test.scripted", at: T0 }))
+    value(await stream.upsert({ id: "new-failure", consumer: "test.scripted", at: T0 + 10 * SECOND }))
+    script.set("old-failure", ["terminal"])
+    script.set("new-failure", ["retry", "ok"])
+    expect(await summaryAt(T0)).toMatchObject({ newestError: null })
+    await stream.tick(T0)
+    expect(await summaryAt(T0 + SECOND)).toMatchObject({
+      counts: { failed: 1, completed: 1 },
+      newestError: { id: "old-failure", error: "scripted terminal failure", at: T0 },
+    })
+    await stream.tick(T0 + 10 * SECOND)
+    expect(await summaryAt(T0 + 11 * SECOND)).toMatchObject({
+      retrying: 1,
+      newestError: { id: "new-failure", error: "scripted retry of attempt 1", at: T0 + 10 * SECOND },
+    })
+    // Its retry delivers: the error is cleared, and the older failure, still failed, is the newest again.
+    await stream.tick(T0 + 60 * SECOND)
+    expect(await summaryAt(T0 + 61 * SECOND)).toMatchObject({
+      retrying: 0,
+      newestError: { id: "old-failure", error: "scripted terminal failure", at: T0 },
     })
   })
 

@@ -77,6 +77,28 @@ describe("the admin dashboard", () => {
     expect(await status().textContent()).toMatch(/: ran in \d+ ms$/)
   })
 
+  test("lists each stream with what failed, what retries and its newest error, before any is opened", async () => {
+    const streamItem = (name: string) => page.locator(`${byTestId("streams-list")} li[data-stream="${name}"]`)
+    await streamItem(FAILING_STREAM).locator(byTestId("stream-failed")).waitFor()
+    expect(await streamItem(FAILING_STREAM).locator(byTestId("stream-failed")).textContent()).toBe("1 failed")
+    const failing = await call<{ newestError: { id: string; error: string } | null }>(
+      "GET",
+      `/streams/${FAILING_STREAM}/summary`,
+    )
+    expect(failing.newestError).toMatchObject({ id: "usage-webhook" })
+    expect(failing.newestError?.error).toContain(`POST ${DEAD_URL} failed`)
+    expect(await streamItem(FAILING_STREAM).locator(byTestId("stream-newest-error")).textContent()).toContain(
+      `usage-webhook: POST ${DEAD_URL} failed`,
+    )
+    await streamItem(STREAM).locator(byTestId("stream-retrying")).waitFor()
+    expect(await streamItem(STREAM).locator(byTestId("stream-newest-error")).textContent()).toMatch(
+      /ago, usage-webhook: POST .* failed/,
+    )
+    // A stream with nothing wrong says so, and shows no error.
+    await streamItem("initech").locator(byTestId("stream-status"), { hasText: "all on time" }).waitFor()
+    expect(await streamItem("initech").locator(byTestId("stream-newest-error")).count()).toBe(0)
+  })
+
   test("opens a stream and shows its schedules, times in UTC and local", async () => {
     await page.locator(`${byTestId("stream-link")}[data-stream="${STREAM}"]`).click()
     await scheduleRow("usage-webhook").waitFor()
@@ -218,16 +240,18 @@ describe("the admin dashboard", () => {
       await worker!.beat(Date.now())
       await page.fill(byTestId("token-input"), worker!.token)
       await page.click(byTestId("token-submit"))
-      await page.locator(`${byTestId("stream-link")}[data-stream="${STREAM}"]`).click()
-      await scheduleRow("usage-webhook").locator(byTestId("schedule-events")).click()
-      await page
-        .locator(`${byTestId("event-row")}[data-type="schedule/failed"]`)
-        .first()
-        .waitFor()
+      // The first view, as the person paged at 3 am sees it on signing in: every job and stream, today at a glance.
+      await page.locator(byTestId("job-row")).first().waitFor()
+      // Every cell filled: each exclusive job's today, each listed stream's state.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('td.today, [data-testid="stream-status"]')].every(
+          (cell) => cell.textContent !== "…",
+        ),
+      )
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
       await page.mouse.move(0, 0)
       await mkdir(path.dirname(SCREENSHOT), { recursive: true })
-      await page.screenshot({ path: SCREENSHOT })
+      await page.screenshot({ path: SCREENSHOT, fullPage: true })
     })
   }
 })

@@ -222,6 +222,7 @@ export const streamSummary = z
     partial: z.boolean(),
     overdue: int,
     oldestOverdue: nullable(z.object({ id: z.string(), dueAt: z.number(), lagMs: z.number() })),
+    newestError: nullable(z.object({ id: z.string(), error: z.string(), at: z.number() })),
   })
   .register(components, { id: "StreamSummary" })
 

@@ -74,6 +74,9 @@ ul.streams button {
   width: 100%; text-align: left; border: 0; border-radius: 4px; padding: 4px 8px; font-family: ui-monospace, monospace;
   overflow: hidden; text-overflow: ellipsis;
 }
+ul.streams li { margin-bottom: 4px; }
+.stream-status { padding: 0 8px; }
+.stream-problems { display: flex; flex-wrap: wrap; gap: 3px; }
 ul.streams button[aria-current="true"] { background: #eef2fb; color: var(--accent); font-weight: 600; }
 .badge { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 12px; font-weight: 600; background: #eceff3; }
 .badge.scheduled, .badge.held { background: #e4ecfb; color: var(--accent); }

@@ -101,4 +101,9 @@ export interface StreamSummary {
   overdue: number
   /** The overdue schedule due longest ago, or null. */
   oldestOverdue: { id: string; dueAt: number; lagMs: number } | null
+  /**
+   * The schedule whose attempt failed most recently and that has not delivered since (retrying, failed, or a
+   * skipped occurrence's error), its error, and when the row last changed; null when none is failing.
+   */
+  newestError: { id: string; error: string; at: number } | null
 }

@@ -12,15 +12,28 @@ export function summarize(store: ScheduleStore, stream: string, now: number): St
   const counts: Record<ScheduleState, number> = { scheduled: 0, completed: 0, cancelled: 0, failed: 0 }
   let retrying = 0
   let total = 0
-  const rows = store.exec<{ state: ScheduleState; n: number; retrying: number }>(
-    `SELECT state, count(*) AS n, sum(state = 'scheduled' AND retry_at IS NOT NULL) AS retrying
-       FROM (SELECT state, retry_at FROM schedules LIMIT ?) GROUP BY state`,
+  let newestError: StreamSummary["newestError"] = null
+  // One scan: with exactly one max(), SQLite answers the bare id and last_error from the row holding it.
+  const rows = store.exec<{
+    state: ScheduleState
+    n: number
+    retrying: number
+    at: number | null
+    id: string
+    error: string
+  }>(
+    `SELECT state, count(*) AS n, sum(state = 'scheduled' AND retry_at IS NOT NULL) AS retrying,
+            max(CASE WHEN last_error IS NOT NULL THEN updated_at END) AS at, id, last_error AS error
+       FROM (SELECT id, state, retry_at, last_error, updated_at FROM schedules LIMIT ?) GROUP BY state`,
     SUMMARY_ROWS_MAX + 1,
   )
   for (const row of rows) {
     counts[row.state] = row.n
     retrying += row.retrying
     total += row.n
+    // lastError is cleared when an occurrence delivers: a row that still has one is failing now.
+    if (row.at !== null && row.at > (newestError?.at ?? -Infinity))
+      newestError = { id: row.id, error: row.error, at: row.at }
   }
   const overdueBefore = now - LATE_THRESHOLD_MS
   const { count: overdue, oldest } = store.overdue(overdueBefore, SUMMARY_ROWS_MAX)
@@ -33,5 +46,6 @@ export function summarize(store: ScheduleStore, stream: string, now: number): St
     partial: total > SUMMARY_ROWS_MAX,
     overdue,
     oldestOverdue: oldest && dueAt !== undefined ? { id: oldest.id, dueAt, lagMs: now - dueAt } : null,
+    newestError,
   }
 }

@@ -1,11 +1,12 @@
 import { api } from "./api.ts"
 import { button, byId, el } from "./dom.ts"
 import { fail } from "./session.ts"
+import { loadStreamStatuses } from "./stream-status.ts"
 
 export const PAGE_SIZE = 50
 
 /** The directory a page at a time: cursors[i] fetches page i. */
-const paging = { cursors: [null] as Array<string | null>, page: 0, current: null as string | null }
+const paging = { cursors: [null] as Array<string | null>, page: 0, current: null as string | null, gen: 0 }
 let open: (name: string) => void = () => {}
 
 export async function loadStreams(): Promise<void> {
@@ -23,13 +24,24 @@ export async function loadStreams(): Promise<void> {
           "aria-current": String(stream.name === paging.current),
           title: `${stream.name} · listed ${new Date(stream.listedAt).toISOString()}`,
         })
-        return el("li", {}, link)
+        const status = el(
+          "div",
+          { class: "stream-status", "data-testid": "stream-status" },
+          el("span", { class: "sub" }, "…"),
+        )
+        return el("li", { "data-stream": stream.name }, link, status)
       }),
     )
     if (data.streams.length === 0) byId("streams-list").append(el("li", { class: "none" }, "No streams yet."))
     byId<HTMLButtonElement>("streams-prev").disabled = paging.page === 0
     byId<HTMLButtonElement>("streams-next").disabled = !data.cursor
     byId("streams-page").textContent = `page ${paging.page + 1}`
+    const gen = ++paging.gen
+    await loadStreamStatuses(
+      data.streams.map((stream) => stream.name),
+      (name) => byId("streams-list").querySelector(`li[data-stream="${CSS.escape(name)}"] .stream-status`),
+      () => gen === paging.gen,
+    )
   } catch (error) {
     fail(error)
   }
