@@ -33,30 +33,67 @@ export interface SwitchOutcome {
 }
 
 /** A delivery of the switch is under way (due, claimed or retrying): it is never moved or withdrawn then. */
-const underWay = (view: ScheduleView, now: number) =>
+const underWay = (view: SwitchView, now: number) =>
   // An attempt (claimed, or retrying) counts in `attempts` from its claim on.
   view.state === "scheduled" && (view.nextAt <= now || view.attempts > 0)
+
+/** What a run decides of the switch from what the stream holds: pure, so its states are checked on their own. */
+export interface SwitchPlan extends SwitchOutcome {
+  /** The incident the resolved notice ends, when the switch was delivered (or swept after it was due). */
+  resolve: { openedAt: number; resolvedAt: number } | null
+  /** Withdraw the switch (no heartbeat-late rule): cancel it first while scheduled, then remove it. */
+  withdraw: { cancel: boolean } | null
+  /** Arm it (again), due at this time: the database's now plus `afterMs`. */
+  armAt: number | null
+}
+
+/** The switch as a run reads it from the stream: undefined when the stream holds none. */
+export type SwitchView = Pick<ScheduleView, "state" | "nextAt" | "attempts" | "payload">
+
+/**
+ * The dead man's switch's next state. Without a rule and a record it is off. A delivery under way is left alone,
+ * so a firing notice is never withdrawn. A switch delivered (completed or failed), or swept by the stream's
+ * retention while D1's record says it was due, is resolved once. Then it is armed again at `now + afterMs`,
+ * or withdrawn when the heartbeat-late rule was removed from the code.
+ */
+export function planSwitch(current: SwitchView | undefined, run: Omit<SwitchRun, "slot" | "pauses">): SwitchPlan {
+  const { afterMs, now, armedFor } = run
+  const idle = { resolve: null, withdraw: null, armAt: null, armedFor: undefined }
+  if (afterMs === undefined && armedFor === null) return { step: "off", ...idle }
+  if (current && underWay(current, now)) return { step: "firing", ...idle }
+  const delivered = current?.state === "completed" || current?.state === "failed"
+  const swept = current === undefined && armedFor !== null && armedFor <= now
+  let resolve: SwitchPlan["resolve"] = null
+  if (delivered || swept) {
+    const openedAt = delivered
+      ? ((current.payload as Partial<AlertNotice> | null)?.openedAt ?? current.nextAt)
+      : (armedFor as number)
+    resolve = { openedAt, resolvedAt: Math.max(now, openedAt) }
+  }
+  const step: SwitchStep = resolve ? "resolved" : afterMs === undefined ? "off" : "armed"
+  if (afterMs === undefined)
+    return {
+      step,
+      resolve,
+      withdraw: current ? { cancel: current.state === "scheduled" } : null,
+      armAt: null,
+      armedFor: null,
+    }
+  return { step, resolve, withdraw: null, armAt: now + afterMs, armedFor: now + afterMs }
+}
 
 /**
  * The dead man's switch of the heartbeat: a one-shot schedule in the alert stream, due `afterMs` after the
  * database's now at the alerts job's newest run, whose delivery is the `heartbeat-late` notice itself. Each run
  * pushes it back; when the runs stop (the heartbeat stopped, or the alerts job is paused), the stream's alarm
- * delivers it: once, with the stream's retries. A run that finds it delivered (completed or failed, or swept by
- * the stream's retention while D1's record says it was due) sends the resolved notice once, then arms it again.
- * Without a heartbeat-late rule the switch is disarmed: removed, and resolved first if it had fired. A delivery
- * under way is left alone, so a firing notice is never withdrawn; the next run resolves it.
+ * delivers it: once, with the stream's retries. planSwitch decides each run; this does its writes.
  */
 export async function tendSwitch(stream: StreamClient, consumer: string, run: SwitchRun): Promise<SwitchOutcome> {
-  const { afterMs, now, armedFor } = run
+  const { afterMs, armedFor } = run
   if (afterMs === undefined && armedFor === null) return { step: "off", armedFor: undefined }
-  const current = await stream.get(SWITCH_ID)
-  if (current && underWay(current, now)) return { step: "firing", armedFor: undefined }
-  const delivered = current?.state === "completed" || current?.state === "failed"
-  const swept = current === undefined && armedFor !== null && armedFor <= now
-  let step: SwitchStep = afterMs === undefined ? "off" : "armed"
-  if (delivered || swept) {
-    const openedAt = delivered ? ((current.payload as AlertNotice).openedAt ?? current.nextAt) : (armedFor as number)
-    const resolvedAt = Math.max(now, openedAt)
+  const plan = planSwitch(await stream.get(SWITCH_ID), run)
+  if (plan.resolve) {
+    const { openedAt, resolvedAt } = plan.resolve
     const resolved: BareNotice = {
       rule: SWITCH_ID,
       kind: "heartbeat-late",
@@ -69,25 +106,22 @@ export async function tendSwitch(stream: StreamClient, consumer: string, run: Sw
     const id = noticeId(resolved)
     // Asked first: a notice already delivered would start again if upserted twice.
     if ((await stream.get(id)) === undefined) await stream.upsert({ id, consumer, at: resolvedAt, payload: resolved })
-    step = "resolved"
   }
-  if (afterMs === undefined) {
-    if (current?.state === "scheduled") await stream.cancel(SWITCH_ID)
-    if (current) await stream.remove(SWITCH_ID)
-    return { step, armedFor: null }
+  if (plan.withdraw?.cancel) await stream.cancel(SWITCH_ID)
+  if (plan.withdraw) await stream.remove(SWITCH_ID)
+  if (plan.armAt !== null && afterMs !== undefined) {
+    const firing: BareNotice = {
+      rule: SWITCH_ID,
+      kind: "heartbeat-late",
+      subject: "heartbeat",
+      status: "firing",
+      summary: `the heartbeat is late or the alerts job is paused: it last ran for slot ${iso(run.slot)}, and nothing ran it for ${afterMs / 60_000} minutes`,
+      openedAt: plan.armAt,
+      resolvedAt: null,
+    }
+    await stream.upsert({ id: SWITCH_ID, consumer, at: plan.armAt, payload: firing })
   }
-  const at = now + afterMs
-  const firing: BareNotice = {
-    rule: SWITCH_ID,
-    kind: "heartbeat-late",
-    subject: "heartbeat",
-    status: "firing",
-    summary: `the heartbeat is late or the alerts job is paused: it last ran for slot ${iso(run.slot)}, and nothing ran it for ${afterMs / 60_000} minutes`,
-    openedAt: at,
-    resolvedAt: null,
-  }
-  await stream.upsert({ id: SWITCH_ID, consumer, at, payload: firing })
-  return { step, armedFor: at }
+  return { step: plan.step, armedFor: plan.armedFor }
 }
 
 async function resolvedSummary(run: SwitchRun, openedAt: number): Promise<string> {
