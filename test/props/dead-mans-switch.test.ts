@@ -111,7 +111,11 @@ const timelines = fc
   .integer({ min: 2, max: 30 })
   .map((minutes) => minutes * MINUTE)
   .chain((afterMs) => fc.tuple(fc.constant(afterMs), fc.array(gap(afterMs), { minLength: 1, maxLength: 25 })))
-  .map(([afterMs, gaps]) => ({ afterMs, runs: gaps.reduce<number[]>((at, g) => [...at, (at.at(-1) ?? T) + g], [T]) }))
+  .map(([afterMs, gaps]) => {
+    const runs = [T]
+    for (const g of gaps) runs.push((runs.at(-1) as number) + g)
+    return { afterMs, runs }
+  })
 
 /** What a person expects of the incident: the faults found, none when all hold. */
 function faults(afterMs: number, runs: readonly number[], notices: readonly Notice[]): string[] {
