@@ -1,4 +1,6 @@
+import { env } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
+import { Schedules } from "../../src/infra/index.ts"
 import { SUMMARY_ROWS_MAX } from "../../src/infra/schedules/stream/summary.ts"
 import { resetConsumers, script, waiting } from "../support/consumers.ts"
 import { captureLogs } from "../support/logs.ts"
@@ -6,6 +8,8 @@ import { openStream, SECOND, T0, type TestStream, until, value } from "../suppor
 
 captureLogs()
 beforeEach(resetConsumers)
+
+const HOUR = 3_600_000
 
 /** The stream's summary as read at a time the test sets. */
 const summaryOf = (stream: TestStream) => async (now: number) =>
@@ -75,6 +79,34 @@ describe("a stream's summary", () => {
     expect(await summaryAt(T0 + 61 * SECOND)).toMatchObject({
       retrying: 0,
       newestError: { id: "old-failure", error: "scripted terminal failure", at: T0 },
+    })
+  })
+
+  it("names no error once the failing schedule is cancelled: a cancelled row keeps its lastError, but fails no more", async () => {
+    const stream = openStream("summary-cancelled-error")
+    const summaryAt = summaryOf(stream)
+    value(await stream.upsert({ id: "flaky", consumer: "test.scripted", at: T0 }))
+    script.set("flaky", ["retry"])
+    await stream.tick(T0)
+    expect(await summaryAt(T0 + 100)).toMatchObject({ retrying: 1, newestError: { id: "flaky" } })
+    value(await stream.cancel("flaky"))
+    expect(await summaryAt(T0 + 200)).toMatchObject({ retrying: 0, newestError: null })
+  })
+
+  it("counts a backfill's occurrences overdue from their creation, not from their past times on the cadence", async () => {
+    const opened = openStream("summary-backfill")
+    const summaryAt = summaryOf(opened)
+    await opened.setNow(T0)
+    const stream = Schedules.stream(env.SCHEDULES, opened.name)
+    await stream.upsert({ id: "m", consumer: "test.scripted", every: "1 hour", startAt: T0 - 20 * HOUR })
+    const { backfill } = await stream.backfill("m", { from: T0 - 18 * HOUR, to: T0 - HOUR })
+    expect(backfill.count).toBe(18)
+    // Just created and not yet ticked: waiting, not 18 hours late.
+    expect(await summaryAt(T0 + 500)).toMatchObject({ overdue: 0, oldestOverdue: null })
+    // Left undelivered past the late threshold, they are overdue since their creation.
+    expect(await summaryAt(T0 + 5 * SECOND)).toMatchObject({
+      overdue: 18,
+      oldestOverdue: { id: backfill.ids[0], dueAt: T0, lagMs: 5 * SECOND },
     })
   })
 

@@ -55,6 +55,10 @@ export interface ScheduleRow {
 export const eligibleAt = (row: Pick<ScheduleRow, "nextAt" | "retryAt" | "claimUntil">) =>
   Math.max(row.nextAt, row.retryAt ?? 0, row.claimUntil ?? 0)
 
+/** Since when a row has been due: a backfill's occurrence is due in the past on purpose, so no earlier than its creation. */
+export const dueSince = (row: Pick<ScheduleRow, "nextAt" | "retryAt" | "claimUntil" | "backfillOf" | "createdAt">) =>
+  row.backfillOf === null ? eligibleAt(row) : Math.max(eligibleAt(row), row.createdAt)
+
 export function timingOf(row: ScheduleRow): Timing {
   switch (row.kind) {
     case "at":

@@ -7,7 +7,7 @@ import { EventFeed } from "./feed.ts"
 import { FinishJournal } from "./journal.ts"
 import { type ClaimEntry, ClaimLedger } from "./ledger.ts"
 import { DeliveryRollup } from "./rollup-store.ts"
-import { eligibleAt, type ScheduleRow } from "./row.ts"
+import { dueSince, eligibleAt, type ScheduleRow } from "./row.ts"
 import { appended, EventSeqs, lineOf } from "./row-events.ts"
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts"
 
@@ -342,15 +342,20 @@ export class ScheduleStore {
 
   /**
    * Scheduled rows eligible before `before`, a claim's lease included: how many (of the first `max`
-   * through the due index, and the rows a claim lies over) and the one eligible longest ago.
+   * through the due index, and the rows a claim lies over) and the one due longest ago (a backfill's occurrence is
+   * due from its creation: dueSince).
    */
   overdue(before: number, max: number): { count: number; oldest: ScheduleRow | undefined } {
     const rows = this.rows(
-      `SELECT ${LIGHT} FROM schedules WHERE state = 'scheduled' AND eligible_at < ? ORDER BY eligible_at, id LIMIT ?`,
+      `SELECT ${LIGHT} FROM schedules WHERE state = 'scheduled' AND eligible_at < ?
+         AND (backfill_of IS NULL OR created_at < ?) ORDER BY eligible_at, id LIMIT ?`,
+      before,
       before,
       max + this.ledger.size,
     )
-    const overdue = rows.filter((row) => eligibleAt(row) < before).sort(byEligible)
+    const overdue = rows
+      .filter((row) => dueSince(row) < before)
+      .sort((a, b) => dueSince(a) - dueSince(b) || (a.id < b.id ? -1 : 1))
     return { count: Math.min(max, overdue.length), oldest: overdue[0] }
   }
 

@@ -1,7 +1,7 @@
 import { LATE_THRESHOLD_MS } from "../contract/schedule-events.ts"
 import type { ScheduleState } from "../contract/states.ts"
 import type { StreamSummary } from "../contract/view.ts"
-import { eligibleAt } from "./row.ts"
+import { dueSince } from "./row.ts"
 import type { ScheduleStore } from "./store.ts"
 
 /** A summary reads at most this many rows (plus one index row): its counts say "at least" beyond it. */
@@ -23,7 +23,7 @@ export function summarize(store: ScheduleStore, stream: string, now: number): St
     error: string
   }>(
     `SELECT state, count(*) AS n, sum(state = 'scheduled' AND retry_at IS NOT NULL) AS retrying,
-            max(CASE WHEN last_error IS NOT NULL THEN updated_at END) AS at, id, last_error AS error
+            max(CASE WHEN last_error IS NOT NULL AND (state = 'failed' OR retry_at IS NOT NULL) THEN updated_at END) AS at, id, last_error AS error
        FROM (SELECT id, state, retry_at, last_error, updated_at FROM schedules LIMIT ?) GROUP BY state`,
     SUMMARY_ROWS_MAX + 1,
   )
@@ -31,13 +31,13 @@ export function summarize(store: ScheduleStore, stream: string, now: number): St
     counts[row.state] = row.n
     retrying += row.retrying
     total += row.n
-    // lastError is cleared when an occurrence delivers: a row that still has one is failing now.
+    // Only a failed row or one waiting to retry is failing now: a delivery clears lastError, a cancel keeps it.
     if (row.at !== null && row.at > (newestError?.at ?? -Infinity))
       newestError = { id: row.id, error: row.error, at: row.at }
   }
   const overdueBefore = now - LATE_THRESHOLD_MS
   const { count: overdue, oldest } = store.overdue(overdueBefore, SUMMARY_ROWS_MAX)
-  const dueAt = oldest && eligibleAt(oldest)
+  const dueAt = oldest && dueSince(oldest)
   return {
     stream,
     now,
