@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { Schedules } from "../../src/infra/index.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import { batchPoint, runPoint } from "../../src/infra/metrics/index.ts"
 import { resetConsumers, script } from "../support/consumers.ts"
@@ -102,8 +103,24 @@ describe("a settled batch's data point", () => {
       {
         indexes: [stream.name],
         blobs: ["stream", stream.name, "batch"],
-        doubles: [3, 1, 1, 1_500, 1_500, 1_500],
+        doubles: [3, 1, 1, 1_500, 1_500, 1_500, 3],
       },
     ])
+  })
+
+  it("says how many of its deliveries were timed: a batch of backfilled occurrences only is no on-time sample", async () => {
+    const stream = openStream("metrics-backfill")
+    const client = Schedules.stream(env.SCHEDULES, stream.name)
+    await stream.setNow(T0)
+    await client.upsert({ id: "m", consumer: "test.scripted", every: "1 minute", startAt: T0 - 10 * MINUTE })
+    const { backfill } = await client.backfill("m", { from: T0 - 3 * MINUTE, to: T0 - MINUTE })
+    const written = observe(env.SLOTWISE_METRICS)
+    await stream.tick(T0)
+    const points = written.mock.calls.map(([point]) => point)
+    // Three delivered, none timed: double7 is 0, so the docs' p99 query (double7 > 0) leaves the point out.
+    expect(points).toEqual([
+      { indexes: [stream.name], blobs: ["stream", stream.name, "batch"], doubles: [backfill.count, 0, 0, 0, 0, 0, 0] },
+    ])
+    expect(backfill.count).toBe(3)
   })
 })

@@ -18,7 +18,7 @@ export interface BatchMeasure {
   delivered: number
   retried: number
   failed: number
-  /** Each delivery's lateness (delivered at minus due at), ms. */
+  /** Each timed delivery's lateness (delivered at minus due at), ms: a backfill's deliveries have none. */
   late: readonly number[]
 }
 
