@@ -33,6 +33,16 @@ export function todayNote(today: readonly Slot[]): string {
 }
 
 /**
+ * The "Today" cell's words: "all 15 ran" only when every past slot ran (or runs now); a paused slot is said paused,
+ * never ran: "3 of 15 ran · 12 paused".
+ */
+export function todayWord(c: ReturnType<typeof todayCounts>): string {
+  if (c.past === 0) return "none due yet"
+  if (c.ran + c.claimed === c.past) return `all ${c.past} ran`
+  return `${c.ran} of ${c.past} ran${c.paused ? ` · ${c.paused} paused` : ""}`
+}
+
+/**
  * The jobs table's "Today" cell: did every slot run since its first run, and the newest failure today: when, and
  * why (its error, from the runs the lease row keeps; an older failure's error is no longer kept).
  */
@@ -41,12 +51,11 @@ export function todayCell(job: JobView, history: JobHistory) {
   const whole = c.past > 0 && c.ran + c.paused + c.claimed === c.past
   const failure = [...history.today].reverse().find((s) => s.status === "failed" || s.status === "timed-out")
   const run = failure && job.slots.find((s) => s.slot === failure.slot)?.run
-  const word = c.past === 0 ? "none due yet" : whole ? `all ${c.past} ran` : `${c.ran} of ${c.past} ran`
   return [
     el(
       "div",
       { "data-testid": "job-today", class: whole || c.past === 0 ? "" : "error-text" },
-      word,
+      todayWord(c),
       c.failed ? ` · ${c.failed} failed` : "",
       c.missed ? ` · ${c.missed} missed` : "",
     ),
