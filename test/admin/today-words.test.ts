@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { todayCounts, todayWord } from "../../src/infra/admin/dashboard/browser/today.ts"
+import { todayCounts, todayWord } from "../../src/infra/admin/dashboard/browser/today-counts.ts"
 
 type Status = Parameters<typeof todayCounts>[0][number]["status"]
 const day = (...statuses: Status[]) =>

@@ -2,7 +2,7 @@ import type { JobHistory } from "../../answers.ts"
 import { elapsed } from "./format.ts"
 import { type MarkKind, slotLegend, slotMark } from "./slot-marks.ts"
 import { chart, HOUR, hourName, svg, text, titled, WIDTH, whisker } from "./svg.ts"
-import { todayNote } from "./today.ts"
+import { todayNote } from "./today-counts.ts"
 
 type Hour = JobHistory["hours"][number]
 type Slot = JobHistory["today"][number]
