@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { type Incident, NOTICES_PER_RUN, planIncidents } from "../../src/infra/alerts/incidents.ts"
-import { noticeId } from "../../src/infra/alerts/notice.ts"
+import { type BareNotice, noticeId } from "../../src/infra/alerts/notice.ts"
 import type { AlertKind } from "../../src/infra/alerts/rule.ts"
 
 const T = Date.UTC(2030, 0, 1, 3, 0)
@@ -41,10 +41,15 @@ describe("planIncidents: one notice when an incident opens, one when it resolves
     expect(plan.notices).toEqual([expect.objectContaining({ status: "resolved", resolvedAt: T + 120_000 })])
   })
 
-  it("owes both notices for an incident resolved before its firing notice went out", () => {
-    const plan = planIncidents([incident({ sent: false })], [], kinds, T + 120_000)
-    expect(plan.notices.map((notice) => notice.status)).toEqual(["firing", "resolved"])
-    expect(new Set(plan.notices.map(noticeId)).size).toBe(2)
+  it("owes the firing notice of an incident whose finding went before it was sent, and resolves it once sent", () => {
+    const unsent = incident({ sent: false })
+    const plan = planIncidents([unsent], [], kinds, T + 120_000)
+    // Not resolved yet: a resolved row would owe its resolved notice alone, and the firing one would be lost.
+    expect(plan).toEqual({ writes: [], notices: [expect.objectContaining({ status: "firing", openedAt: T })] })
+    const next = planIncidents([{ ...unsent, sent: true }], [], kinds, T + 180_000)
+    expect(next.writes).toEqual([incident({ state: "resolved", sent: false, resolvedAt: T + 180_000 })])
+    expect(next.notices).toEqual([expect.objectContaining({ status: "resolved", cause: "failed twice" })])
+    expect(noticeId(next.notices[0] as BareNotice)).not.toBe(noticeId(plan.notices[0] as BareNotice))
   })
 
   it("leaves a resolved incident's notice owed even if the condition holds again, until it is sent", () => {
@@ -65,8 +70,12 @@ describe("planIncidents: one notice when an incident opens, one when it resolves
         kind: "job-missed",
         status: "resolved",
         summary: expect.stringMatching(/removed from the code/),
+        // What its firing notice said, exactly (issue 47).
+        cause: "failed twice",
       }),
     ])
+    // The row keeps the firing summary, so a resolved notice sent a run later has the same cause.
+    expect(plan.writes[0]?.summary).toBe("failed twice")
   })
 
   it("leaves the incidents of a rule declared but not judged this run (its stream did not answer) as they are", () => {

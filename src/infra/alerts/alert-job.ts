@@ -168,11 +168,9 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: Al
   const byId = new Map(rules.map((rule) => [rule.id, rule]))
   for (const owed of plan.notices) {
     const rule = byId.get(owed.rule)
-    // A resolved notice says what resolved it; what opened it stays its cause.
+    // A resolved notice says what resolved it; what opened it stays its cause (planIncidents sets it).
     const notice: BareNotice =
-      owed.status === "resolved" && rule
-        ? { ...owed, cause: owed.summary, summary: resolutionOf(rule, owed.subject, facts) }
-        : owed
+      owed.status === "resolved" && rule ? { ...owed, summary: resolutionOf(rule, owed.subject, facts) } : owed
     const id = noticeId(notice)
     // Asked first: a notice already delivered would start again if upserted twice (a lost mark, say).
     if ((await stream.get(id)) === undefined) await stream.upsert({ id, consumer, at: now, payload: notice })

@@ -32,13 +32,26 @@ export interface IncidentPlan {
 
 const key = (i: { rule: string; subject: string }) => `${i.rule}\n${i.subject}`
 
-/** The notice of an incident's state. */
-export const noticeOf = (incident: Incident, kind: AlertKind, status = incident.state): BareNotice => ({
+/** What a resolved notice of a rule no longer declared says resolved it. */
+export const removedSummary = (incident: Pick<Incident, "rule">) =>
+  `rule ${incident.rule} was removed from the code: nothing judges this incident any more`
+
+/**
+ * The notice of an incident's state. The row's summary is what its firing notice said, so a resolved notice's
+ * `cause` is exactly that; its own summary (what resolved it) is the alert job's to say, or that the rule is gone.
+ */
+export const noticeOf = (
+  incident: Incident,
+  kind: AlertKind,
+  status = incident.state,
+  removed = false,
+): BareNotice => ({
   rule: incident.rule,
   kind,
   subject: incident.subject,
   status,
-  summary: incident.summary,
+  summary: status === "resolved" && removed ? removedSummary(incident) : incident.summary,
+  ...(status === "resolved" ? { cause: incident.summary } : {}),
   openedAt: incident.openedAt,
   resolvedAt: status === "resolved" ? incident.resolvedAt : null,
 })
@@ -46,9 +59,11 @@ export const noticeOf = (incident: Incident, kind: AlertKind, status = incident.
 /**
  * Opens an incident for each finding without one, resolves each firing incident whose finding is gone, and
  * owes a notice for each state not sent yet: one when it opens, one when it resolves, never one a minute. An
- * incident resolved before its firing notice went out owes both. A rule declared but not judged this run (its
- * stream did not answer) leaves its incidents as they are; a rule no longer declared resolves them, its notice
- * saying so. Pure: `now` is the database's now.
+ * incident whose finding is gone before its firing notice went out (past the cap, or its upsert failed) keeps
+ * owing that notice, and resolves the first run after it is out: the cap only delays, and the firing notice
+ * always goes before the resolved one. A rule declared but not judged this run (its stream did not answer)
+ * leaves its incidents as they are; a rule no longer declared resolves them, its notice saying so. Pure: `now`
+ * is the database's now.
  */
 export function planIncidents(
   open: readonly Incident[],
@@ -66,15 +81,13 @@ export function planIncidents(
     // Declared but not judged this run, or a row no rule of this release can name: left as it is.
     if (kind === undefined) continue
     const holds = !removed && found.delete(key(incident))
-    if (incident.state === "firing" && !holds) {
-      if (!incident.sent) notices.push(noticeOf(incident, kind, "firing"))
-      const summary = removed
-        ? `rule ${incident.rule} was removed from the code; it had found: ${incident.summary}`
-        : incident.summary
-      const resolved: Incident = { ...incident, state: "resolved", sent: false, summary, resolvedAt: now }
+    // Resolved only once its firing notice is out: a resolved row owes its resolved notice alone.
+    if (incident.state === "firing" && !holds && incident.sent) {
+      // The summary stays what the firing notice said: the resolved notice's cause, however late it goes out.
+      const resolved: Incident = { ...incident, state: "resolved", sent: false, resolvedAt: now }
       writes.push(resolved)
-      notices.push(noticeOf(resolved, kind))
-    } else if (!incident.sent) notices.push(noticeOf(incident, kind))
+      notices.push(noticeOf(resolved, kind, "resolved", removed))
+    } else if (!incident.sent) notices.push(noticeOf(incident, kind, incident.state, removed))
   }
   for (const finding of found.values()) {
     const kind = kinds.get(finding.rule) as AlertKind
@@ -120,7 +133,6 @@ export async function writeIncidents(
         set: {
           state: sql`excluded.state`,
           sent: sql`excluded.sent`,
-          summary: sql`excluded.summary`,
           resolvedAt: sql`excluded.resolved_at`,
         },
       }),
