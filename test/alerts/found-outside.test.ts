@@ -1,7 +1,8 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
-import { NOTICES_PER_RUN } from "../../src/infra/alerts/incidents.ts"
+import { INCIDENTS_READ, markSent, NOTICES_PER_RUN, writeIncidents } from "../../src/infra/alerts/incidents.ts"
 import { type AlertNotice, type AlertRule, Alerts } from "../../src/infra/alerts/index.ts"
+import { database } from "../../src/infra/db/index.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { stubOf, tickAt } from "../support/streams.ts"
@@ -91,6 +92,37 @@ describe(`past the cap of ${NOTICES_PER_RUN} notices a run (issue 46)`, () => {
       expect(resolved?.openedAt).toBe(firing?.openedAt)
       expect(resolved?.cause).toBe(firing?.summary)
     }
+  })
+})
+
+describe(`more than ${INCIDENTS_READ} incidents open (issue 46)`, () => {
+  it("an incident already open and sent is never fired again, nor its opening reset", async () => {
+    const { job, run } = switchable("crowded")
+    const { start: t, at, notices } = alerting([Alerts.jobFailed(job, { slots: 1 })])
+    // 1,000 older incidents: rows of rules this release cannot name, which it leaves as they are.
+    const insert = env.DB.prepare(
+      "INSERT INTO alert_incidents (rule, subject, opened_at, state, sent, summary, resolved_at) VALUES (?, ?, ?, 'firing', 1, 'older', NULL)",
+    )
+    const rows = Array.from({ length: INCIDENTS_READ }, (_, i) => insert.bind("newer-kind.rule", `s-${i}`, t - i - 1))
+    await env.DB.batch(rows)
+    await run(t, true)
+    for (let minute = 1; minute < 5; minute++) await at(t + minute * MINUTE)
+    expect(notices().map((notice) => [notice.status, notice.openedAt])).toEqual([["firing", t + MINUTE + 1_000]])
+    const row = await env.DB.prepare("SELECT opened_at, sent FROM alert_incidents WHERE subject = ?")
+      .bind(job.name)
+      .first()
+    expect(row).toEqual({ opened_at: t + MINUTE + 1_000, sent: 1 })
+  })
+
+  it("an opening written over an incident already open leaves its opening and sent flag as they are", async () => {
+    const db = database(env.DB)
+    const t = Date.UTC(2033, 0, 1, 3, 0)
+    const open = { rule: "job-failed.x", subject: "x", state: "firing" as const, summary: "failed", resolvedAt: null }
+    await writeIncidents(db, [{ ...open, openedAt: t, sent: false }])
+    await markSent(db, [{ ...open, kind: "job-failed", status: "firing", openedAt: t }])
+    await writeIncidents(db, [{ ...open, openedAt: t + MINUTE, sent: false }])
+    const row = await env.DB.prepare("SELECT opened_at, sent FROM alert_incidents WHERE rule = 'job-failed.x'").first()
+    expect(row).toEqual({ opened_at: t, sent: 1 })
   })
 })
 

@@ -10,7 +10,14 @@ import { NAME, NAME_RULE } from "../schedules/contract/limits.ts"
 import { type SwitchOutcome, type SwitchRun, tendSwitch } from "./dead-mans-switch.ts"
 import { factsFor } from "./facts.ts"
 import { findingsOf, resolutionOf } from "./findings.ts"
-import { incidentsOf, incidentsQuery, markSent, planIncidents, writeIncidents } from "./incidents.ts"
+import {
+  incidentsOf,
+  incidentsOfFindings,
+  incidentsQuery,
+  markSent,
+  planIncidents,
+  writeIncidents,
+} from "./incidents.ts"
 import { type BareNotice, dress, noticeId } from "./notice.ts"
 import { AlertDefinitionError, type AlertRule } from "./rule.ts"
 import { recordSwitch, switchRecordQuery } from "./switch-record.ts"
@@ -148,20 +155,16 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: Al
   const { consumer, stream: streamName, rules } = checkOptions(options)
   const db = database(env.DB)
   const stream = dressedStream(env, streamName)
-  const { open, record, now } = await stateOf(env, run)
+  const { open: oldest, record, now } = await stateOf(env, run)
   const late = rules.find((rule) => rule.kind === "heartbeat-late")
   const switching = tendSwitches(env, consumer, streamName, record, { afterMs: late?.afterMs, slot: run.slot, now })
   const [facts, dms] = await Promise.all([factsFor(env, rules, run.slot, run.watchDeadlineMs), switching])
   const judged = rules.filter((rule) => !facts.unavailable.has(rule.id))
   const kinds = new Map(judged.map((rule) => [rule.id, rule.kind]))
   const declared = new Set(rules.map((rule) => rule.id))
-  const plan = planIncidents(
-    open,
-    judged.flatMap((rule) => findingsOf(rule, facts)),
-    kinds,
-    now,
-    declared,
-  )
+  const findings = judged.flatMap((rule) => findingsOf(rule, facts))
+  const open = await incidentsOfFindings(db, oldest, findings)
+  const plan = planIncidents(open, findings, kinds, now, declared)
   const switchWrite = dms.armedFor === undefined ? [] : [recordSwitch(db, dms.armedFor, streamName)]
   await writeIncidents(db, plan.writes, switchWrite)
   const sent = []

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm"
+import { and, eq, ne, or, sql } from "drizzle-orm"
 import type { BatchItem } from "drizzle-orm/batch"
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core"
 import { alertIncidents, type Database } from "../db/index.ts"
@@ -19,8 +19,14 @@ export interface Incident {
   resolvedAt: number | null
 }
 
-/** Incidents read a run at most: the rest wait (a larger number of open incidents is an outage of its own). */
+/**
+ * Incidents read a run, oldest first, at most: the rest wait to be resolved or to send an owed notice (a larger
+ * number of open incidents is an outage of its own). Past it, the incidents of the run's findings are read too, by
+ * key (incidentsOfFindings), so an incident already open is never opened again.
+ */
 export const INCIDENTS_READ = 1_000
+/** Keys (rule and subject) a statement asks for at most: D1 binds at most 100 parameters a statement. */
+const KEYS_PER_STATEMENT = 45
 /** Notices sent a run at most; the rest next minute. */
 export const NOTICES_PER_RUN = 50
 
@@ -116,7 +122,40 @@ export const incidentsQuery = (db: Database) =>
 /** What incidentsQuery answered, as incidents. */
 export const incidentsOf = (rows: ReadonlyArray<typeof alertIncidents.$inferSelect>): Incident[] => rows.map(fromRow)
 
-/** The plan's incidents, written in one batch (an upsert each), with `also` (the switch's record) after them. */
+/**
+ * `open` (what incidentsQuery read) and, when it read all it may, the incidents of the findings it did not hold,
+ * read by key in one batch: past INCIDENTS_READ, a newer incident already sent would otherwise look new each minute.
+ */
+export async function incidentsOfFindings(
+  db: Database,
+  open: readonly Incident[],
+  findings: readonly Finding[],
+): Promise<Incident[]> {
+  // Fewer than the limit: every incident is in `open`.
+  if (open.length < INCIDENTS_READ) return [...open]
+  const held = new Set(open.map(key))
+  const missing = findings.filter((finding) => !held.has(key(finding)))
+  const queries = []
+  for (let i = 0; i < missing.length; i += KEYS_PER_STATEMENT) {
+    const keys = missing.slice(i, i + KEYS_PER_STATEMENT)
+    const at = keys.map((k) => and(eq(alertIncidents.rule, k.rule), eq(alertIncidents.subject, k.subject)))
+    queries.push(
+      db
+        .select()
+        .from(alertIncidents)
+        .where(or(...at)),
+    )
+  }
+  const [first, ...rest] = queries
+  if (!first) return [...open]
+  const rows = await db.batch([first, ...rest])
+  return [...open, ...rows.flat().map(fromRow)]
+}
+
+/**
+ * The plan's incidents, written in one batch, with `also` (the switch's record) after them: an incident opened is
+ * inserted, never over an existing row (its opening and sent flag stay); one resolved updates its row.
+ */
 export async function writeIncidents(
   db: Database,
   incidents: readonly Incident[],
@@ -124,19 +163,18 @@ export async function writeIncidents(
 ): Promise<void> {
   // Unqualified, as PostgreSQL requires of a conflict target (drizzle would name the table too); SQLite takes both.
   const target = [sql.identifier("rule"), sql.identifier("subject")] as unknown as SQLiteColumn[]
-  const [first, ...rest] = incidents.map((incident) =>
-    db
-      .insert(alertIncidents)
-      .values({ ...incident, sent: incident.sent ? 1 : 0 })
-      .onConflictDoUpdate({
-        target,
-        set: {
-          state: sql`excluded.state`,
-          sent: sql`excluded.sent`,
-          resolvedAt: sql`excluded.resolved_at`,
-        },
-      }),
-  )
+  const [first, ...rest] = incidents.map((incident) => {
+    const insert = db.insert(alertIncidents).values({ ...incident, sent: incident.sent ? 1 : 0 })
+    if (incident.state === "firing") return insert.onConflictDoNothing({ target })
+    return insert.onConflictDoUpdate({
+      target,
+      set: {
+        state: sql`excluded.state`,
+        sent: sql`excluded.sent`,
+        resolvedAt: sql`excluded.resolved_at`,
+      },
+    })
+  })
   const [one, ...more] = [...(first ? [first, ...rest] : []), ...also]
   if (one) await db.batch([one, ...more])
 }
