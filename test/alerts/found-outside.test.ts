@@ -4,6 +4,7 @@ import { INCIDENTS_READ, markSent, NOTICES_PER_RUN, writeIncidents } from "../..
 import { type AlertNotice, type AlertRule, Alerts } from "../../src/infra/alerts/index.ts"
 import { database } from "../../src/infra/db/index.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
+import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/limits.ts"
 import { resetConsumers, seen } from "../support/consumers.ts"
 import { stubOf, tickAt } from "../support/streams.ts"
 
@@ -137,6 +138,45 @@ describe("a resolved notice's cause is what its firing notice said (issue 47)", 
     const [firing, resolved, ...more] = notices(job.name)
     expect(more).toEqual([])
     expect([firing?.status, resolved?.status]).toEqual(["firing", "resolved"])
+    expect(resolved?.summary).toMatch(/removed/)
+    expect(resolved?.cause).toBe(firing?.summary)
+  })
+})
+
+describe("a heartbeat-late resolved notice's cause is what its firing notice said (issue 47)", () => {
+  const late = () => Alerts.heartbeatLate({ after: "3 minutes" })
+
+  it("when the heartbeat comes back", async () => {
+    const { start: t, at, notices, alarmAt } = alerting([late()])
+    await at(t)
+    await alarmAt(t + 5 * MINUTE)
+    await at(t + 6 * MINUTE)
+    const [firing, resolved, ...more] = notices()
+    expect([firing?.status, resolved?.status, more.length]).toEqual(["firing", "resolved", 0])
+    expect(resolved?.summary).toMatch(/runs again/)
+    expect(resolved?.cause).toBe(firing?.summary)
+  })
+
+  it("after an outage longer than the alert stream keeps the delivered switch", async () => {
+    const { start: t, at, notices, alarmAt } = alerting([late()])
+    await at(t)
+    await alarmAt(t + 5 * MINUTE)
+    // Eight days without a heartbeat: the stream sweeps the delivered switch past its retention.
+    await alarmAt(t + DEFAULT_RETENTION_MS + 24 * 60 * MINUTE)
+    await at(t + 8 * 24 * 60 * MINUTE)
+    const [firing, resolved, ...more] = notices()
+    expect([firing?.status, resolved?.status, more.length]).toEqual(["firing", "resolved", 0])
+    expect(resolved?.cause).toBe(firing?.summary)
+  })
+
+  it("when the rule is removed while the switch fired", async () => {
+    const { start: t, at, notices, alarmAt } = alerting([late()])
+    await at(t)
+    await alarmAt(t + 5 * MINUTE)
+    // Another rule stays: a stream-overdue one, which may find other tests' streams.
+    await at(t + 6 * MINUTE, undefined, [Alerts.streamOverdue({ after: "1 day" })])
+    const [firing, resolved, ...more] = notices("heartbeat")
+    expect([firing?.status, resolved?.status, more.length]).toEqual(["firing", "resolved", 0])
     expect(resolved?.summary).toMatch(/removed/)
     expect(resolved?.cause).toBe(firing?.summary)
   })

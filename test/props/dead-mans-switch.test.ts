@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { planSwitch, type SwitchPlan, type SwitchView } from "../../src/infra/alerts/dead-mans-switch.ts"
+import { planSwitch, type SwitchPlan, type SwitchView, switchSummary } from "../../src/infra/alerts/dead-mans-switch.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/limits.ts"
 
 /**
@@ -46,6 +46,8 @@ describe("planSwitch, one run", () => {
         if (plan.resolve) {
           expect(plan.step).toBe("resolved")
           expect(plan.resolve.resolvedAt).toBe(Math.max(r.now, plan.resolve.openedAt))
+          // What the firing notice said, swept or not: the summary the switch was armed with (issue 47).
+          expect(plan.resolve.cause).toBe(switchSummary(plan.resolve.openedAt))
         }
         if (r.afterMs === undefined) {
           // The rule was removed from the code: never armed again, withdrawn if the stream holds it.

@@ -37,10 +37,20 @@ const underWay = (view: SwitchView, now: number) =>
   // An attempt (claimed, or retrying) counts in `attempts` from its claim on.
   view.state === "scheduled" && (view.nextAt <= now || view.attempts > 0)
 
+/**
+ * The switch's firing notice's summary, a function of the time it is armed for alone: a switch the stream swept is
+ * still resolved with it as its cause (D1 keeps that time), word for word.
+ */
+export const switchSummary = (armedFor: number) =>
+  `the heartbeat is late or the alerts job is paused: no run of the alerts job pushed its dead man's switch back before ${iso(armedFor)}`
+
 /** What a run decides of the switch from what the stream holds: pure, so its states are checked on their own. */
 export interface SwitchPlan extends SwitchOutcome {
-  /** The incident the resolved notice ends, when the switch was delivered (or swept after it was due). */
-  resolve: { openedAt: number; resolvedAt: number } | null
+  /**
+   * The incident the resolved notice ends, when the switch was delivered (or swept after it was due), and its
+   * cause: the summary its firing notice was delivered with.
+   */
+  resolve: { openedAt: number; resolvedAt: number; cause: string } | null
   /** Withdraw the switch (no heartbeat-late rule): cancel it first while scheduled, then remove it. */
   withdraw: { cancel: boolean } | null
   /** Arm it (again), due at this time: the database's now plus `afterMs`. */
@@ -65,10 +75,11 @@ export function planSwitch(current: SwitchView | undefined, run: Omit<SwitchRun,
   const swept = current === undefined && armedFor !== null && armedFor <= now
   let resolve: SwitchPlan["resolve"] = null
   if (delivered || swept) {
-    const openedAt = delivered
-      ? ((current.payload as Partial<AlertNotice> | null)?.openedAt ?? current.nextAt)
-      : (armedFor as number)
-    resolve = { openedAt, resolvedAt: Math.max(now, openedAt) }
+    const payload = delivered ? (current.payload as Partial<AlertNotice> | null) : null
+    const openedAt = delivered ? (payload?.openedAt ?? current.nextAt) : (armedFor as number)
+    // The delivered payload is the firing notice itself; swept (or an operator's, without one), its summary again.
+    const cause = typeof payload?.summary === "string" ? payload.summary : switchSummary(openedAt)
+    resolve = { openedAt, resolvedAt: Math.max(now, openedAt), cause }
   }
   const step: SwitchStep = resolve ? "resolved" : afterMs === undefined ? "off" : "armed"
   if (afterMs === undefined)
@@ -93,13 +104,14 @@ export async function tendSwitch(stream: StreamClient, consumer: string, run: Sw
   if (afterMs === undefined && armedFor === null) return { step: "off", armedFor: undefined }
   const plan = planSwitch(await stream.get(SWITCH_ID), run)
   if (plan.resolve) {
-    const { openedAt, resolvedAt } = plan.resolve
+    const { openedAt, resolvedAt, cause } = plan.resolve
     const resolved: BareNotice = {
       rule: SWITCH_ID,
       kind: "heartbeat-late",
       subject: "heartbeat",
       status: "resolved",
       summary: await resolvedSummary(run, openedAt),
+      cause,
       openedAt,
       resolvedAt,
     }
@@ -115,7 +127,7 @@ export async function tendSwitch(stream: StreamClient, consumer: string, run: Sw
       kind: "heartbeat-late",
       subject: "heartbeat",
       status: "firing",
-      summary: `the heartbeat is late or the alerts job is paused: it last ran for slot ${iso(run.slot)}, and nothing ran it for ${afterMs / 60_000} minutes`,
+      summary: switchSummary(plan.armAt),
       openedAt: plan.armAt,
       resolvedAt: null,
     }
