@@ -7,6 +7,7 @@ import { type AlertNotice, type AlertRule, Alerts } from "../../../src/infra/ale
 import { noticeId } from "../../../src/infra/alerts/notice.ts"
 import { Jobs } from "../../../src/infra/jobs/index.ts"
 import { stream as streamClient } from "../../../src/infra/schedules/client/stream-client.ts"
+import { recordNextEligible } from "../../../src/infra/schedules/directory/stream-directory.ts"
 import { resetConsumers, script, seen } from "../../support/consumers.ts"
 import { openStream, stubOf, tickAt, value } from "../../support/streams.ts"
 
@@ -239,5 +240,68 @@ describe("the dead man's switch delivered while a run pushes it back (claims 3 a
     const [firing, resolved, ...more] = notices()
     expect([firing?.status, resolved?.status, more.length]).toEqual(["firing", "resolved", 0])
     expect(resolved?.cause).toBe(firing?.summary)
+  })
+})
+
+/** Each subject's notices, in the order the consumer saw them. */
+function bySubject(notices: readonly AlertNotice[]) {
+  const of = new Map<string, AlertNotice[]>()
+  for (const notice of notices) of.set(notice.subject, [...(of.get(notice.subject) ?? []), notice])
+  return of
+}
+
+describe("what held: a resolved notice's cause, and the cap with a removed rule (claims 1 and 3)", () => {
+  it("job-missed, schedule-failed and stream-overdue: the resolved notice's cause and opening are its firing notice's", async () => {
+    const { job, run } = switchable("missing")
+    const watched = openStream("held-failures")
+    const {
+      start: t,
+      at,
+      notices,
+    } = alerting([
+      Alerts.jobMissed(job, { slots: 3 }),
+      Alerts.scheduleFailed({ stream: watched.name }),
+      Alerts.streamOverdue({ after: "10 minutes" }),
+    ])
+    const late = `held-late-${t}`
+    await run(t, false)
+    await watched.upsert({ id: "hook", consumer: "test.scripted", every: "1 minute" }, t - MINUTE)
+    script.set("hook", ["terminal"])
+    await watched.tick(t)
+    await recordNextEligible(env.DB, late, t - 60 * MINUTE, t)
+    for (let minute = 1; minute < 6; minute++) await at(t + minute * MINUTE)
+    // Every condition ends, each its own way.
+    await run(t + 6 * MINUTE, false)
+    await watched.resume("hook", t + 6 * MINUTE)
+    await recordNextEligible(env.DB, late, t + 60 * MINUTE, t + 6 * MINUTE)
+    for (let minute = 6; minute < 9; minute++) await at(t + minute * MINUTE)
+    const of = bySubject(notices())
+    for (const subject of [job.name, `${watched.name}/hook`, late]) {
+      const [firing, resolved, ...more] = of.get(subject) ?? []
+      expect([firing?.status, resolved?.status, more.length], subject).toEqual(["firing", "resolved", 0])
+      expect(resolved?.openedAt, subject).toBe(firing?.openedAt)
+      expect(resolved?.cause, subject).toBe(firing?.summary)
+      expect(resolved?.summary, subject).not.toBe(firing?.summary)
+    }
+  })
+
+  it(`past the cap of ${NOTICES_PER_RUN}, incidents of rules removed before their firing notice went out fire, then resolve saying so`, async () => {
+    const count = NOTICES_PER_RUN + 4
+    const jobs = Array.from({ length: count }, () => switchable("capped-removed"))
+    const { start: t, at, notices } = alerting(jobs.map(({ job }) => Alerts.jobFailed(job, { slots: 1 })))
+    for (const { run } of jobs) await run(t, true)
+    await at(t + MINUTE)
+    expect(notices()).toHaveLength(NOTICES_PER_RUN)
+    // Every rule removed from the code (the jobs still failing): another rule stays.
+    const others = [Alerts.streamOverdue({ after: "1 day" })]
+    for (let minute = 2; minute < 6; minute++) await at(t + minute * MINUTE, { withRules: others })
+    const of = bySubject(notices())
+    for (const { job } of jobs) {
+      const [firing, resolved, ...more] = of.get(job.name) ?? []
+      expect([firing?.status, resolved?.status, more.length], job.name).toEqual(["firing", "resolved", 0])
+      expect(resolved?.openedAt).toBe(firing?.openedAt)
+      expect(resolved?.cause).toBe(firing?.summary)
+      expect(resolved?.summary).toMatch(/removed from the code/)
+    }
   })
 })
