@@ -7,6 +7,7 @@ import { type AlertNotice, type AlertRule, Alerts } from "../../../src/infra/ale
 import { noticeId } from "../../../src/infra/alerts/notice.ts"
 import { Jobs } from "../../../src/infra/jobs/index.ts"
 import { stream as streamClient } from "../../../src/infra/schedules/client/stream-client.ts"
+import { DEFAULT_RETENTION_MS } from "../../../src/infra/schedules/contract/limits.ts"
 import { recordNextEligible } from "../../../src/infra/schedules/directory/stream-directory.ts"
 import { resetConsumers, script, seen } from "../../support/consumers.ts"
 import { openStream, stubOf, tickAt, value } from "../../support/streams.ts"
@@ -239,6 +240,37 @@ describe("the dead man's switch delivered while a run pushes it back (claims 3 a
     for (let minute = 4; minute < 9; minute++) await at(t + minute * MINUTE)
     const [firing, resolved, ...more] = notices()
     expect([firing?.status, resolved?.status, more.length]).toEqual(["firing", "resolved", 0])
+    expect(resolved?.cause).toBe(firing?.summary)
+  })
+})
+
+describe("a run that pushed the switch back and died before its D1 batch (claim 3, swept)", () => {
+  // DEFECT: the switch is pushed back in the alert stream (tendSwitch) before the run's D1 batch records the time it
+  // is armed for; a run that dies in between (its 30 s timeout, an isolate restart, a D1 error) leaves the record a
+  // minute or more behind the switch. When the heartbeat then stops for longer than the stream keeps the delivered
+  // switch, the resolved notice is built from the stale record: its openedAt and cause name a time the switch was
+  // never delivered for. Expected: the resolved notice's cause is the summary the firing notice was delivered with,
+  // and its openedAt the firing notice's.
+  it.fails("the resolved notice still names the firing notice it ends", async () => {
+    const afterMs = 3 * MINUTE
+    const { stream, start: t, at, notices, alarmAt } = alerting([Alerts.heartbeatLate({ after: "3 minutes" })])
+    await at(t)
+    // The next run pushes the switch back, then dies: its D1 batch (the switch's record) is never written.
+    const now = t + MINUTE + 1_000
+    await tendSwitch(streamClient(env.SCHEDULES, stream), "test.scripted", {
+      afterMs,
+      slot: t + MINUTE,
+      now,
+      armedFor: t + 1_000 + afterMs,
+      pauses: async () => [],
+    })
+    // The heartbeat stops: the switch fires, and eight days on the stream sweeps it.
+    await alarmAt(now + afterMs)
+    await alarmAt(t + DEFAULT_RETENTION_MS + 24 * 60 * MINUTE)
+    await at(t + 8 * 24 * 60 * MINUTE)
+    const [firing, resolved, ...more] = notices()
+    expect([firing?.status, resolved?.status, more.length]).toEqual(["firing", "resolved", 0])
+    expect(resolved?.openedAt).toBe(firing?.openedAt)
     expect(resolved?.cause).toBe(firing?.summary)
   })
 })
