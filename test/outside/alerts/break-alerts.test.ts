@@ -386,3 +386,28 @@ describe("what held: a resolved notice's cause, and the cap with a removed rule 
     }
   })
 })
+
+describe("what held: the dead man's switch (claims 3 and 4)", () => {
+  it("fired and swept in an alert stream since renamed: resolved once, its cause the delivered summary, and armed in the new one", async () => {
+    const late = [Alerts.heartbeatLate({ after: "3 minutes" })]
+    const old = alerting(late)
+    const renamed = alerting(late)
+    const t = old.start
+    await old.at(t)
+    await old.alarmAt(t + 5 * MINUTE)
+    await old.alarmAt(t + DEFAULT_RETENTION_MS + 24 * 60 * MINUTE)
+    // Back eight days on, with the alert stream renamed.
+    const back = t + 8 * 24 * 60 * MINUTE
+    for (let minute = 0; minute < 3; minute++) await renamed.at(back + minute * MINUTE)
+    await old.alarmAt(back + 3 * MINUTE)
+    const [firing, resolved, ...more] = [...old.notices(), ...renamed.notices()]
+    expect([firing?.status, resolved?.status, more.length]).toEqual(["firing", "resolved", 0])
+    expect(resolved?.openedAt).toBe(firing?.openedAt)
+    expect(resolved?.cause).toBe(firing?.summary)
+    const armed = await streamClient(env.SCHEDULES, renamed.stream).get(SWITCH_ID)
+    expect(armed).toMatchObject({ state: "scheduled", nextAt: back + 2 * MINUTE + 1_000 + 3 * MINUTE })
+    // Silent again: it fires in the new stream, once.
+    await renamed.alarmAt(back + 10 * MINUTE)
+    expect(renamed.notices().map((notice) => notice.status)).toEqual(["firing"])
+  })
+})
