@@ -100,7 +100,7 @@ describe("an alert rule fires once per incident and once more when it resolves, 
     const firing = seen[0]?.delivery
     expect(firing?.payload).toMatchObject({ summary: expect.stringContaining("the usage store is down") })
     // A notice is a delivery like any other: its idempotency key names the alert stream and the notice.
-    expect(firing?.idempotencyKey).toMatch(/^schedule:alerts-\d+\/job-failed-[0-9a-f]{8}-[0-9a-z]+-firing@/)
+    expect(firing?.idempotencyKey).toMatch(/^schedule:alerts-\d+\/job-failed-[0-9a-f]{16}-[0-9a-z]+-firing@/)
   })
 
   it("missed K slots", async () => {

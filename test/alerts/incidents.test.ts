@@ -100,6 +100,6 @@ describe("planIncidents: one notice when an incident opens, one when it resolves
     expect(noticeId(firing)).toBe(noticeId({ ...firing }))
     expect(noticeId(firing)).not.toBe(noticeId({ ...firing, status: "resolved" }))
     expect(noticeId(firing)).not.toBe(noticeId({ ...firing, openedAt: T + 60_000 }))
-    expect(noticeId(firing)).toMatch(/^job-failed-[0-9a-f]{8}-[0-9a-z]+-firing$/)
+    expect(noticeId(firing)).toMatch(/^job-failed-[0-9a-f]{16}-[0-9a-z]+-firing$/)
   })
 })

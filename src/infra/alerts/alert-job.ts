@@ -9,8 +9,10 @@ import type { ScheduleDefinition } from "../schedules/contract/definition.ts"
 import { NAME, NAME_RULE } from "../schedules/contract/limits.ts"
 import { type SwitchOutcome, type SwitchRun, tendSwitch } from "./dead-mans-switch.ts"
 import { factsFor } from "./facts.ts"
-import { findingsOf, resolutionOf } from "./findings.ts"
+import { findingsOf, resolutionOf, unseen } from "./findings.ts"
 import {
+  type Incident,
+  incidentsCount,
   incidentsOf,
   incidentsOfFindings,
   incidentsQuery,
@@ -64,6 +66,13 @@ function checkOptions(options: AlertOptions): { consumer: string; stream: string
       throw new AlertDefinitionError(ALERTS_JOB, "rules", "must hold rules made by Alerts.*")
     if (ids.has(rule.id)) throw new AlertDefinitionError(rule.id, "rules", "is declared twice")
     ids.add(rule.id)
+    // Its own failed notices would each open an incident whose notice fails in turn: one a minute, without end.
+    if (rule.kind === "schedule-failed" && rule.stream === stream)
+      throw new AlertDefinitionError(
+        rule.id,
+        "stream",
+        `is the alert stream itself ("${stream}"): watch another stream`,
+      )
   }
   const watched = options.rules.filter((rule) => rule.kind === "schedule-failed").length
   if (watched > WATCHED_STREAMS_MAX)
@@ -87,14 +96,15 @@ export interface AlertRun {
 }
 
 /**
- * The open incidents, the switch's record and the database's now, in one D1 batch. The now is the one the slot
+ * The incidents' first page and how many there are, the switch's record and the database's now, in one D1 batch. The now is the one the slot
  * claim wrote with this run's lease (the database's clock, or a test's stand-in for it); without it, this
  * Worker's clock.
  */
 async function stateOf(env: SlotwiseEnv, run: AlertRun) {
   const db = database(env.DB)
-  const [incidents, record, leases] = await db.batch([
+  const [incidents, count, record, leases] = await db.batch([
     incidentsQuery(db),
+    incidentsCount(db),
     switchRecordQuery(db),
     db.select().from(jobsLeases).where(eq(jobsLeases.name, ALERTS_JOB)),
   ])
@@ -107,7 +117,8 @@ async function stateOf(env: SlotwiseEnv, run: AlertRun) {
     lease.leaseMs !== null
       ? lease.leaseUntil - lease.leaseMs
       : undefined
-  return { open: incidentsOf(incidents), record: record[0], now: run.now ?? claimed ?? Date.now() }
+  const now = run.now ?? claimed ?? Date.now()
+  return { open: incidentsOf(incidents), count: count[0]?.n ?? 0, record: record[0], now }
 }
 
 /** The alert stream's client, every notice it upserts (the switch's included) dressed for the person who reads it. */
@@ -155,7 +166,7 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: Al
   const { consumer, stream: streamName, rules } = checkOptions(options)
   const db = database(env.DB)
   const stream = dressedStream(env, streamName)
-  const { open: oldest, record, now } = await stateOf(env, run)
+  const { open: first, count, record, now } = await stateOf(env, run)
   const late = rules.find((rule) => rule.kind === "heartbeat-late")
   const switching = tendSwitches(env, consumer, streamName, record, { afterMs: late?.afterMs, slot: run.slot, now })
   const [facts, dms] = await Promise.all([factsFor(env, rules, run.slot, run.watchDeadlineMs), switching])
@@ -163,12 +174,16 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: Al
   const kinds = new Map(judged.map((rule) => [rule.id, rule.kind]))
   const declared = new Set(rules.map((rule) => rule.id))
   const findings = judged.flatMap((rule) => findingsOf(rule, facts))
-  const open = await incidentsOfFindings(db, oldest, findings)
-  const plan = planIncidents(open, findings, kinds, now, declared)
+  const open = await incidentsOfFindings(db, first, findings, count, now)
+  const byId = new Map(rules.map((rule) => [rule.id, rule]))
+  const notReached = (incident: Incident) => {
+    const rule = byId.get(incident.rule)
+    return rule !== undefined && unseen(rule, incident.subject, facts)
+  }
+  const plan = planIncidents(open, findings, kinds, now, declared, notReached)
   const switchWrite = dms.armedFor === undefined ? [] : [recordSwitch(db, dms.armedFor, streamName)]
   await writeIncidents(db, plan.writes, switchWrite)
   const sent = []
-  const byId = new Map(rules.map((rule) => [rule.id, rule]))
   for (const owed of plan.notices) {
     const rule = byId.get(owed.rule)
     // A resolved notice says what resolved it; what opened it stays its cause (planIncidents sets it).

@@ -27,6 +27,7 @@ function byJob(pauses: readonly Pause[]): Map<string, Pause[]> {
 /** Each watched stream's failed schedules, all asked at once: one that does not answer costs its own deadline only. */
 async function failedOf(env: SlotwiseEnv, rules: readonly AlertRule[], deadlineMs: number) {
   const failed = new Map<string, readonly ScheduleView[]>()
+  const failedThrough = new Map<string, string>()
   // A stream that does not answer says nothing this run: its rule's incidents stay as they are.
   const unavailable = new Set<string>()
   await Promise.all(
@@ -37,10 +38,13 @@ async function failedOf(env: SlotwiseEnv, rules: readonly AlertRule[], deadlineM
       )
       const page = await within(listing, deadlineMs).catch((): typeof TIMED_OUT => TIMED_OUT)
       if (page === TIMED_OUT) unavailable.add(rule.id)
-      else failed.set(rule.stream, page.schedules)
+      else {
+        failed.set(rule.stream, page.schedules)
+        if (page.cursor !== null) failedThrough.set(rule.stream, page.cursor)
+      }
     }),
   )
-  return { failed, unavailable }
+  return { failed, failedThrough, unavailable }
 }
 
 /** Reads what the rules need, once and at once: lease rows, pauses, the watched streams' failed schedules, overdue streams. */
@@ -53,7 +57,7 @@ export async function factsFor(
   const db = database(env.DB)
   const needs = (...kinds: AlertKind[]) => rules.some((rule) => kinds.includes(rule.kind))
   const overdueRule = rules.find((rule) => rule.kind === "stream-overdue")
-  const [leases, pauses, overdue, { failed, unavailable }] = await Promise.all([
+  const [leases, pauses, overdue, { failed, failedThrough, unavailable }] = await Promise.all([
     needs("job-failed", "job-missed") ? listLeases(db) : [],
     needs("job-missed") ? pausesOfAll(db, now - PAUSES_READ_MS) : [],
     overdueRule ? staleStreams(env.DB, now - overdueRule.afterMs, OVERDUE_READ) : [],
@@ -64,6 +68,7 @@ export async function factsFor(
     leases: new Map(leases.map((lease) => [lease.name, lease])),
     pauses: byJob(pauses),
     failed,
+    failedThrough,
     overdue: overdue.map((entry) => ({ name: entry.name, nextEligibleAt: entry.nextEligibleAt })),
     unavailable,
   }

@@ -20,6 +20,8 @@ export interface Facts {
   pauses: ReadonlyMap<string, readonly Pause[]>
   /** Each watched stream's failed schedules (at most FAILED_PER_STREAM). */
   failed: ReadonlyMap<string, readonly ScheduleView[]>
+  /** A watched stream whose failed schedules were more than were read: the last id read (they are read by id). */
+  failedThrough?: ReadonlyMap<string, string>
   /** Streams whose recorded alarm is long past, with when it was due. */
   overdue: ReadonlyArray<{ name: string; nextEligibleAt: number }>
 }
@@ -60,6 +62,16 @@ export function resolutionOf(rule: AlertRule, subject: string, facts: Facts): st
     case "heartbeat-late":
       return "the heartbeat runs the alerts job again"
   }
+}
+
+/**
+ * True when `facts` do not reach `subject`: a schedule whose id sorts after the last one a cut listing read may be
+ * failed still, so its incident is left as it is (neither resolved nor opened again).
+ */
+export function unseen(rule: AlertRule, subject: string, facts: Facts): boolean {
+  if (rule.kind !== "schedule-failed") return false
+  const through = facts.failedThrough?.get(rule.stream)
+  return through !== undefined && subject.slice(rule.stream.length + 1) > through
 }
 
 /** What `rule` finds in `facts`: one finding per subject its condition holds for (none for heartbeat-late: a switch). */

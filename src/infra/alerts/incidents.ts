@@ -20,9 +20,9 @@ export interface Incident {
 }
 
 /**
- * Incidents read a run, oldest first, at most: the rest wait to be resolved or to send an owed notice (a larger
- * number of open incidents is an outage of its own). Past it, the incidents of the run's findings are read too, by
- * key (incidentsOfFindings), so an incident already open is never opened again.
+ * Incidents read a page: a run reads the first (those owing a notice, then the oldest) and, past it, one more in
+ * turn, a minute each, so every incident is judged at least once every ceil(N / 1,000) - 1 minutes; and the
+ * incidents of the run's findings, by key (incidentsOfFindings), so an incident already open is never opened again.
  */
 export const INCIDENTS_READ = 1_000
 /** Keys (rule and subject) a statement asks for at most: D1 binds at most 100 parameters a statement. */
@@ -67,8 +67,8 @@ export const noticeOf = (
  * owes a notice for each state not sent yet: one when it opens, one when it resolves, never one a minute. An
  * incident whose finding is gone before its firing notice went out (past the cap, or its upsert failed) keeps
  * owing that notice, and resolves the first run after it is out: the cap only delays, and the firing notice
- * always goes before the resolved one. A rule declared but not judged this run (its stream did not answer)
- * leaves its incidents as they are; a rule no longer declared resolves them, its notice saying so. Pure: `now`
+ * always goes before the resolved one. A rule declared but not judged this run (its stream did not answer), or
+ * an incident `unseen` by it (past a cut listing), is left as it is; a rule no longer declared resolves them, its notice saying so. Pure: `now`
  * is the database's now.
  */
 export function planIncidents(
@@ -77,6 +77,7 @@ export function planIncidents(
   kinds: ReadonlyMap<string, AlertKind>,
   now: number,
   declared: ReadonlySet<string> = new Set(kinds.keys()),
+  unseen: (incident: Incident) => boolean = () => false,
 ): IncidentPlan {
   const found = new Map(findings.map((finding) => [key(finding), finding]))
   const writes: Incident[] = []
@@ -84,8 +85,8 @@ export function planIncidents(
   for (const incident of open) {
     const removed = !declared.has(incident.rule)
     const kind = removed ? kindOfRule(incident.rule) : kinds.get(incident.rule)
-    // Declared but not judged this run, or a row no rule of this release can name: left as it is.
-    if (kind === undefined) continue
+    // Declared but not judged this run (or not for its subject), or a row no rule of this release can name: left as it is.
+    if (kind === undefined || (!removed && unseen(incident))) continue
     const holds = !removed && found.delete(key(incident))
     // Resolved only once its firing notice is out: a resolved row owes its resolved notice alone.
     if (incident.state === "firing" && !holds && incident.sent) {
@@ -110,46 +111,67 @@ const fromRow = (row: typeof alertIncidents.$inferSelect): Incident => ({
   sent: row.sent === 1,
 })
 
-/** The query of the incidents open or owing a notice, oldest first, at most INCIDENTS_READ (the switch's record is not one). */
-export const incidentsQuery = (db: Database) =>
+const notSwitch = ne(alertIncidents.rule, SWITCH_RECORD)
+
+/**
+ * A page of the incidents (the switch's record is not one), INCIDENTS_READ long: those owing a notice first, so a
+ * notice left past the cap always goes next, then the oldest; in an order no two rows share, so the pages part them.
+ */
+export const incidentsQuery = (db: Database, page = 0) =>
   db
     .select()
     .from(alertIncidents)
-    .where(ne(alertIncidents.rule, SWITCH_RECORD))
-    .orderBy(alertIncidents.openedAt)
+    .where(notSwitch)
+    .orderBy(alertIncidents.sent, alertIncidents.openedAt, alertIncidents.rule, alertIncidents.subject)
     .limit(INCIDENTS_READ)
+    .offset(page * INCIDENTS_READ)
+
+/** How many incidents there are, the switch's record left out. */
+export const incidentsCount = (db: Database) =>
+  db.select({ n: sql<number>`count(*)` }).from(alertIncidents).where(notSwitch)
+
+/** The page read besides the first this minute: each in turn (none while all fit in the first). */
+export const turnPage = (count: number, now: number): number | undefined => {
+  const pages = Math.ceil(count / INCIDENTS_READ)
+  return pages <= 1 ? undefined : 1 + (Math.floor(now / 60_000) % (pages - 1))
+}
 
 /** What incidentsQuery answered, as incidents. */
 export const incidentsOf = (rows: ReadonlyArray<typeof alertIncidents.$inferSelect>): Incident[] => rows.map(fromRow)
 
 /**
- * `open` (what incidentsQuery read) and, when it read all it may, the incidents of the findings it did not hold,
- * read by key in one batch: past INCIDENTS_READ, a newer incident already sent would otherwise look new each minute.
+ * `open` (the first page), this minute's page in turn when there are more (turnPage), and the incidents of the
+ * findings neither holds, read by key, in one batch: past the first page, a newer incident already sent would
+ * otherwise look new each minute, and one whose finding is gone would never be read to resolve.
  */
 export async function incidentsOfFindings(
   db: Database,
   open: readonly Incident[],
   findings: readonly Finding[],
+  count: number,
+  now: number,
 ): Promise<Incident[]> {
-  // Fewer than the limit: every incident is in `open`.
-  if (open.length < INCIDENTS_READ) return [...open]
+  const page = turnPage(count, now)
+  // All fit in the first page: every incident is in `open`.
+  if (page === undefined) return [...open]
   const held = new Set(open.map(key))
   const missing = findings.filter((finding) => !held.has(key(finding)))
-  const queries = []
+  const byKey = []
   for (let i = 0; i < missing.length; i += KEYS_PER_STATEMENT) {
     const keys = missing.slice(i, i + KEYS_PER_STATEMENT)
     const at = keys.map((k) => and(eq(alertIncidents.rule, k.rule), eq(alertIncidents.subject, k.subject)))
-    queries.push(
+    byKey.push(
       db
         .select()
         .from(alertIncidents)
         .where(or(...at)),
     )
   }
-  const [first, ...rest] = queries
-  if (!first) return [...open]
-  const rows = await db.batch([first, ...rest])
-  return [...open, ...rows.flat().map(fromRow)]
+  const rows = await db.batch([incidentsQuery(db, page), ...byKey])
+  const all = new Map(open.map((incident) => [key(incident), incident]))
+  // A row may be read twice (a page and a key, or a page shifted by a delete): judged once.
+  for (const incident of rows.flat().map(fromRow)) if (!all.has(key(incident))) all.set(key(incident), incident)
+  return [...all.values()]
 }
 
 /**
