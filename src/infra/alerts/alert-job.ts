@@ -189,6 +189,11 @@ export async function runAlerts(env: SlotwiseEnv, options: AlertOptions, run: Al
     // A resolved notice says what resolved it; what opened it stays its cause (planIncidents sets it).
     const notice: BareNotice =
       owed.status === "resolved" && rule ? { ...owed, summary: resolutionOf(rule, owed.subject, facts) } : owed
+    // Its firing notice still retried: the resolved one waits (owed next minute), so it never overtakes it.
+    if (notice.status === "resolved") {
+      const firing = await stream.get(noticeId({ ...notice, status: "firing" }))
+      if (firing?.state === "scheduled") continue
+    }
     const id = noticeId(notice)
     // Asked first: a notice already delivered would start again if upserted twice (a lost mark, say).
     if ((await stream.get(id)) === undefined) await stream.upsert({ id, consumer, at: now, payload: notice })
