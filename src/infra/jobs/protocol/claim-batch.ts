@@ -1,5 +1,5 @@
 import { database } from "../../db/index.ts"
-import { entriesOf, type HourEntry } from "../contract/hour-entry.ts"
+import { entriesOf, HOUR_MS, type HourEntry } from "../contract/hour-entry.ts"
 import type { RunRecord } from "../contract/record.ts"
 import { jsonObjects } from "./json-chunks.ts"
 import { boundSql, CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member } from "./slot-claim.ts"
@@ -27,11 +27,16 @@ export interface ClaimRefused {
 export type ClaimAnswer = ClaimWon | ClaimRefused
 
 /**
- * The lease rows of refused claims, by name (its value `{ s }`, the oldest slot refused): with the run history
- * only where a later slot was claimed, to tell a slot no run had from one another run recorded.
+ * The lease rows of refused claims, by name (its value `{ s }`, the oldest slot refused): with the run history and
+ * the entries of that slot's hour only where a later slot was claimed, to tell a slot no run had from one another
+ * run recorded, or whose claim won too late to run it.
  */
-const HELD_TEXT = `select l.name, l.last_slot, l.holder,
-  case when l.last_slot > ${member("s", "bigint")} then l.run_history end as run_history
+const HELD_TEXT = `select l.name, l.last_slot, l.holder, ${member("s", "bigint")} as s,
+  case when l.last_slot > ${member("s", "bigint")} then l.run_history end as run_history,
+  case when l.last_slot > ${member("s", "bigint")} then coalesce((select h.runs from jobs_run_hours as h
+    where h.job = l.name and h.hour = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}), '')
+    || (case when l.hour_start = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}
+      then coalesce(',' || l.hour_runs, '') else '' end) end as hour_runs
 from json_each(?) as job join jobs_leases as l on l.name = cast(job.key as text)`
 
 /** A row the claim statement gives back: a slot won. */
@@ -120,10 +125,14 @@ export class ClaimBatch {
     const behind = all.filter((waiting) => newest.get(waiting.entry.name) !== waiting)
     const refused = [...round.filter((waiting) => !rows.has(waiting.entry.name)), ...behind]
     const held = refused.length > 0 ? await this.heldOf(refused.map((waiting) => waiting.entry)) : new Map()
+    const asked = new Set<string>()
     for (const waiting of all) {
       const { entry, resolve } = waiting
       const top = newest.get(entry.name) as Waiting
       const row = top === waiting ? rows.get(entry.name) : undefined
+      const key = `${entry.name}@${entry.slot}`
+      const twin = asked.has(key)
+      asked.add(key)
       if (row)
         resolve({
           won: true,
@@ -131,8 +140,8 @@ export class ClaimBatch {
           hourStart: row.hour_start ?? null,
           earlier: earlierRuns(row, entry.slot),
         })
-      // The same slot as its job's claimed one (a redelivery): that claim's, whatever it answered.
-      else if (top !== waiting && top.entry.slot === entry.slot) resolve({ won: false })
+      // The same slot as its job's claimed one, or an older slot asked twice (a redelivery): its twin says it, once.
+      else if (twin || (top !== waiting && top.entry.slot === entry.slot)) resolve({ won: false })
       else resolve(refusal(held.get(entry.name), entry.slot))
     }
   }
@@ -178,7 +187,10 @@ interface LeaseRow {
   name: string
   last_slot: number
   holder: string | null
+  /** The slot looked up, and its hour's entries (a stored row's and the lease row's folded ones). */
+  s: number
   run_history: string | null
+  hour_runs: string | null
 }
 
 /** Why `slot` was refused, from its lease row: held by an earlier slot's run, taken by a later slot with no run of its own, or another run's. */
@@ -187,8 +199,13 @@ function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
   const last = Number(row.last_slot)
   if (last < slot)
     return row.holder === null ? { won: false } : { won: false, held: { slot: last, holder: row.holder } }
-  // A run of it recorded (its newest 20 runs): the slot was another run's.
+  // A run of it recorded (its newest 20 runs), or its claim won too late to run it: the slot was another run's.
   if (last === slot || row.run_history?.includes(`{"slot":${slot},`)) return { won: false }
+  const hour = Number(row.s) - (Number(row.s) % HOUR_MS)
+  const had = entriesOf(hour, row.hour_runs ?? "").some(
+    (entry) => entry.slot === slot && (entry.outcome !== "skipped" || entry.reason === "claim timed out"),
+  )
+  if (had) return { won: false }
   return { won: false, taken: { slot: last } }
 }
 
