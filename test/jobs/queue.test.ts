@@ -167,7 +167,7 @@ describe("a slot the hand-off does not hand off (issue 45)", () => {
   it("says over capacity past the invocation's sendBatch calls, and hands the slot over for its entry", async () => {
     const due = Array.from({ length: 2 }, () => job(() => {}))
     const skipped: unknown[] = []
-    const queue = { sendBatch: async () => {} }
+    const queue = { sendBatch: async () => ({}) as QueueSendBatchResponse }
     await handOff(due, at(12, 17), queue, "JOBS", 0, (skip) => void skipped.push(skip))
     expect(logs.of("job.run").filter((l) => l.reason === "over capacity")).toHaveLength(2)
     expect(skipped).toEqual(due.map((j) => ({ name: j.name, slot: at(12, 17), reason: "over capacity" })))
