@@ -39,4 +39,12 @@ describe("found by the long runs", () => {
     const outcome = await simulate(planOf(steps, 5), { tolerate: [] })
     expect(outcome.failure?.all.map((violation) => violation.rule) ?? []).not.toContain("d1-refused")
   }, 240_000)
+
+  // Seed 3 (20,000 steps), step 64: a job only 0.1.0 replicas ran today has no hour row, so nothing was known of
+  // it before its lease's slot: the slot between its two runs read "unknown", neither missed nor paused.
+  it("a slot between two runs of a 0.1.0 replica, with no hour row, reads missed", async () => {
+    const old: Step = { op: "old", job: 0, skewMs: 0 }
+    const outcome = await simulate(planOf([tick, old, tick, tick, old]), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+  })
 })

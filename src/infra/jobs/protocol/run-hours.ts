@@ -42,10 +42,16 @@ export async function readRunHours(db: Database, job: string, since: number) {
       .where(eq(jobsLeases.name, job)),
   ])
   const lease = leases[0]
-  const rows = withUnfolded(foldedInto(stored, lease, since), lease?.runHistory, since)
+  const history = runsIn(lease?.runHistory)
+  const rows = withUnfolded(foldedInto(stored, lease, since), history, since)
   const folded =
     lease?.hourStart != null && lease.hourRuns ? { hour: lease.hourStart, runs: lease.hourRuns } : undefined
-  const firsts = [firstRunIn(oldest[0]), firstRunIn(folded)].filter((slot): slot is number => slot !== null)
+  // The run history's oldest too: runs 0.1.0 recorded are in no hour.
+  const firsts = [
+    firstRunIn(oldest[0]),
+    firstRunIn(folded),
+    history.length ? Math.min(...history.map((run) => run.slot)) : null,
+  ].filter((slot): slot is number => typeof slot === "number")
   return {
     rows,
     firstRun: firsts.length ? Math.min(...firsts) : null,
@@ -71,18 +77,12 @@ function foldedInto(
  * The rows with the runs of the lease row's run history that no hour holds added to their hours: runs a release
  * that writes no hour recorded (0.1.0's, during a rollout), read as ran until today's next release folds them.
  */
-function withUnfolded(rows: Array<{ hour: number; runs: string }>, history: string | null | undefined, since: number) {
-  let runs: RunRecord[]
-  try {
-    runs = JSON.parse(history ?? "[]")
-  } catch {
-    return rows
-  }
+function withUnfolded(rows: Array<{ hour: number; runs: string }>, runs: readonly RunRecord[], since: number) {
   const ran = (row: { hour: number; runs: string }) =>
     entriesOf(row.hour, row.runs).filter((e) => e.outcome !== "skipped")
   const held = new Set(rows.flatMap((row) => ran(row).map((entry) => entry.slot)))
   for (const run of runs) {
-    if (!(run?.slot >= since) || held.has(run.slot)) continue
+    if (run.slot < since || held.has(run.slot)) continue
     const hour = run.slot - (run.slot % HOUR_MS)
     const text = entryText({ slot: run.slot, outcome: run.outcome, ms: run.ms })
     const row = rows.find((known) => known.hour === hour)
@@ -90,4 +90,14 @@ function withUnfolded(rows: Array<{ hour: number; runs: string }>, history: stri
     else rows.push({ hour, runs: text })
   }
   return rows
+}
+
+/** A lease row's run history, oldest first; one it cannot read is none. */
+function runsIn(history: string | null | undefined): RunRecord[] {
+  try {
+    const runs = JSON.parse(history ?? "[]")
+    return Array.isArray(runs) ? runs.filter((run) => typeof run?.slot === "number") : []
+  } catch {
+    return []
+  }
 }
