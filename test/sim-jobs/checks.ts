@@ -52,13 +52,15 @@ export function checkStep(world: World, prefix: string): Violation[] {
   const violations: Violation[] = []
   const ours = world.lines.filter((line) => typeof line.job === "string" && line.job.startsWith(prefix))
   // A slot a run already had (ran, or gave up on a late claim), said taken again; or one slot said taken twice in a
-  // step (a redelivered message of an older slot in the same batch): a second line and a second entry (KNOWN).
+  // step (a redelivered message of an older slot in the same batch): a second line and a second entry.
   const said = new Set<string>()
   const again = (line: Line) => {
     if (line.message !== "job.run" || line.reason !== "slot taken") return undefined
     const key = `${line.job}@${line.slot}`
     const model = world.models[world.indexOf(line.job as string)]
-    if (model?.claimed.has(Date.parse(line.slot as string))) return "slot-taken-again"
+    const slot = Date.parse(line.slot as string)
+    // Only a slot whose run went unrecorded is tolerated (KNOWN): one recorded, or given up on a late claim, is not.
+    if (model?.claimed.has(slot)) return model.recorded.has(slot) ? "slot-taken-again-recorded" : "slot-taken-again"
     if (said.has(key)) return "slot-taken-twice"
     said.add(key)
     return undefined
@@ -187,7 +189,7 @@ export async function checkHistory(world: World, job: number): Promise<Violation
     const slot = todaysSlots(model, now)[first] as number
     const rule = world.oldRuns.has(`${job}@${slot}`)
       ? "history-old-replica"
-      : got[first]?.endsWith(" skipped") && model.claimed.has(slot)
+      : got[first]?.endsWith(" skipped") && model.claimed.has(slot) && !model.recorded.has(slot)
         ? "slot-taken-again"
         : "history-slot"
     violations.push({ rule, message: `${model.name}: today's slot says "${got[first]}", the model "${want[first]}"` })
