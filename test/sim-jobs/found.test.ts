@@ -47,4 +47,23 @@ describe("found by the long runs", () => {
     const outcome = await simulate(planOf([tick, old, tick, tick, old]), { tolerate: [] })
     expect(outcome.failure?.all).toBeUndefined()
   })
+
+  // Seeds 2 (step 1647) and 3 (step 3053), 20,000 steps: a queue batch holding a job's slots of two hours looked up
+  // only the oldest one's hour, so a slot of the later hour whose claim won too late was said taken again.
+  it("a queue batch's slots of two hours: one whose claim won too late is not said taken again", async () => {
+    const beat: Step = { op: "beat", skewMs: 0, faults: [], acts: {}, mode: "batch" }
+    const steps: Step[] = []
+    for (let minute = 0; minute < 58; minute++) steps.push(tick, beat)
+    steps.push(
+      tick,
+      { op: "handOff" },
+      tick,
+      { op: "handOff" },
+      { ...beat, faults: [{ target: "claim", kind: "late" }] },
+    )
+    steps.push(tick, beat, { op: "deliver", count: 2, again: false, faults: [], acts: {}, mode: "batch" })
+    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["slot taken"]).toBe(1)
+  }, 240_000)
 })

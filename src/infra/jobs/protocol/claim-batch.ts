@@ -27,9 +27,9 @@ export interface ClaimRefused {
 export type ClaimAnswer = ClaimWon | ClaimRefused
 
 /**
- * The lease rows of refused claims, by name (its value `{ s }`, the oldest slot refused): with the run history and
- * the entries of that slot's hour only where a later slot was claimed, to tell a slot no run had from one another
- * run recorded, or whose claim won too late to run it.
+ * The lease rows of refused claims, a row for each job and hour of them (its value `{ j: name, s }`, the oldest
+ * slot refused in that hour): with the run history and that hour's entries only where a later slot was claimed, to
+ * tell a slot no run had from one another run recorded, or whose claim won too late to run it.
  */
 const HELD_TEXT = `select l.name, l.last_slot, l.holder, ${member("s", "bigint")} as s,
   case when l.last_slot > ${member("s", "bigint")} then l.run_history end as run_history,
@@ -37,7 +37,7 @@ const HELD_TEXT = `select l.name, l.last_slot, l.holder, ${member("s", "bigint")
     where h.job = l.name and h.hour = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}), '')
     || (case when l.hour_start = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}
       then coalesce(',' || l.hour_runs, '') else '' end) end as hour_runs
-from json_each(?) as job join jobs_leases as l on l.name = cast(job.key as text)`
+from json_each(?) as job join jobs_leases as l on l.name = ${member("j", "text")}`
 
 /** A row the claim statement gives back: a slot won. */
 interface ClaimRow {
@@ -142,7 +142,7 @@ export class ClaimBatch {
         })
       // The same slot as its job's claimed one, or an older slot asked twice (a redelivery): its twin says it, once.
       else if (twin || (top !== waiting && top.entry.slot === entry.slot)) resolve({ won: false })
-      else resolve(refusal(held.get(entry.name), entry.slot))
+      else resolve(refusal(held.get(heldKey(entry.name, entry.slot)), entry.slot))
     }
   }
 
@@ -168,13 +168,15 @@ export class ClaimBatch {
   private async heldOf(entries: readonly ClaimEntry[]): Promise<Map<string, LeaseRow>> {
     const rows = new Map<string, LeaseRow>()
     try {
-      const oldest: Record<string, { s: number }> = {}
+      // One member a job and hour of its refused slots: its name, and its oldest slot in that hour.
+      const oldest: Record<string, { j: string; s: number }> = {}
       for (const { name, slot } of entries) {
-        const known = oldest[name]
-        if (known === undefined || slot < known.s) oldest[name] = { s: slot }
+        const key = heldKey(name, slot)
+        const known = oldest[key]
+        if (known === undefined || slot < known.s) oldest[key] = { j: name, s: slot }
       }
       const { results } = await this.d1.prepare(HELD_TEXT).bind(JSON.stringify(oldest)).all<LeaseRow>()
-      for (const row of results) rows.set(row.name, row)
+      for (const row of results) rows.set(heldKey(row.name, Number(row.s)), row)
     } catch {
       // A lookup that failed tells nothing: the claims stay refused, as the claim answered.
     }
@@ -193,6 +195,9 @@ interface LeaseRow {
   hour_runs: string | null
 }
 
+/** A refused slot's key in the lookup: its job and its hour. */
+const heldKey = (name: string, slot: number) => `${slot - (slot % HOUR_MS)} ${name}`
+
 /** Why `slot` was refused, from its lease row: held by an earlier slot's run, taken by a later slot with no run of its own, or another run's. */
 function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
   if (row === undefined) return { won: false }
@@ -201,8 +206,7 @@ function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
     return row.holder === null ? { won: false } : { won: false, held: { slot: last, holder: row.holder } }
   // A run of it recorded (its newest 20 runs), or its claim won too late to run it: the slot was another run's.
   if (last === slot || row.run_history?.includes(`{"slot":${slot},`)) return { won: false }
-  const hour = Number(row.s) - (Number(row.s) % HOUR_MS)
-  const had = entriesOf(hour, row.hour_runs ?? "").some(
+  const had = entriesOf(slot - (slot % HOUR_MS), row.hour_runs ?? "").some(
     (entry) => entry.slot === slot && (entry.outcome !== "skipped" || entry.reason === "claim timed out"),
   )
   if (had) return { won: false }
