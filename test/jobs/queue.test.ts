@@ -4,9 +4,11 @@ import { eq } from "drizzle-orm"
 import { describe, expect, it, vi } from "vitest"
 import type { JobView } from "../../src/infra/admin/answers.ts"
 import { database, jobsLeases } from "../../src/infra/db/index.ts"
+import { PLANS } from "../../src/infra/jobs/contract/capacity.ts"
 import { batchesOf } from "../../src/infra/jobs/contract/job-message.ts"
 import { runsOf } from "../../src/infra/jobs/contract/record.ts"
 import { slotOf } from "../../src/infra/jobs/contract/slot.ts"
+import { handOff } from "../../src/infra/jobs/handlers/hand-off.ts"
 import { HEARTBEAT_CRON } from "../../src/infra/jobs/handlers/heartbeat.ts"
 import { handleMessages } from "../../src/infra/jobs/handlers/queue-handler.ts"
 import { type Job, type JobMessage, Jobs, QueueBindingError } from "../../src/infra/jobs/index.ts"
@@ -140,6 +142,48 @@ describe("Jobs.heartbeat with a queue", () => {
     expect(failed).toEqual([expect.objectContaining({ queue: "HELD_JOBS", error: "Error: Queue sendBatch failed" })])
     expect(failed[0]?.jobs).toHaveLength(100)
     expect(sent).toEqual([expect.objectContaining({ sent: 1 })])
+  })
+})
+
+describe("a slot the hand-off does not hand off (issue 45)", () => {
+  const hourRow = async (name: string, slot: number) =>
+    (
+      await env.DB.prepare("select runs from jobs_run_hours where job = ? and hour = ?")
+        .bind(name, slot - (slot % 3_600_000))
+        .first<{ runs: string }>()
+    )?.runs
+
+  it("says the Queue refused it, a line a job, and leaves its skipped entry in the history", async () => {
+    const due = Array.from({ length: 3 }, () => job(() => {}))
+    const refusing = { sendBatch: () => Promise.reject(new Error("Queue sendBatch failed")) }
+    const slot = at(12, 16)
+    await fire(Jobs.heartbeat(due, { queue: "HELD_JOBS" }), slot, { ...env, HELD_JOBS: refusing as unknown as Queue })
+    const lines = logs.of("job.run").filter((l) => l.reason === "queue refused")
+    expect(lines.map((l) => l.job).sort()).toEqual(due.map((j) => j.name).sort())
+    expect(lines[0]).toMatchObject({ level: "error", outcome: "skipped", error: "Error: Queue sendBatch failed" })
+    for (const { name } of due) expect(await hourRow(name, slot)).toBe("16:s:0:q")
+  })
+
+  it("says over capacity past the invocation's sendBatch calls, and hands the slot over for its entry", async () => {
+    const due = Array.from({ length: 2 }, () => job(() => {}))
+    const skipped: unknown[] = []
+    const queue = { sendBatch: async () => ({}) as QueueSendBatchResponse }
+    await handOff(due, at(12, 17), queue, "JOBS", 0, (skip) => void skipped.push(skip))
+    expect(logs.of("job.run").filter((l) => l.reason === "over capacity")).toHaveLength(2)
+    expect(skipped).toEqual(due.map((j) => ({ name: j.name, slot: at(12, 17), reason: "over capacity" })))
+  })
+
+  it("records an overflow queue's refusal with the heartbeat's releases", async () => {
+    const list = Jobs.registry(
+      Array.from({ length: 12 }, () => job(() => {})),
+      { plan: { ...PLANS.free, cpuMs: 1 }, overflowQueue: "OVERFLOW" },
+    )
+    const refusing = { sendBatch: () => Promise.reject(new Error("Queue sendBatch failed")) }
+    const slot = at(12, 18)
+    await fire(Jobs.heartbeat(list), slot, { ...env, OVERFLOW: refusing } as never)
+    const refused = logs.of("job.run").filter((l) => l.reason === "queue refused")
+    expect(refused).toHaveLength(2)
+    for (const line of refused) expect(await hourRow(line.job as string, slot)).toBe("18:s:0:q")
   })
 })
 

@@ -52,13 +52,15 @@ export function checkStep(world: World, prefix: string): Violation[] {
   const violations: Violation[] = []
   const ours = world.lines.filter((line) => typeof line.job === "string" && line.job.startsWith(prefix))
   // A slot a run already had (ran, or gave up on a late claim), said taken again; or one slot said taken twice in a
-  // step (a redelivered message of an older slot in the same batch): a second line and a second entry (KNOWN).
+  // step (a redelivered message of an older slot in the same batch): a second line and a second entry.
   const said = new Set<string>()
   const again = (line: Line) => {
     if (line.message !== "job.run" || line.reason !== "slot taken") return undefined
     const key = `${line.job}@${line.slot}`
     const model = world.models[world.indexOf(line.job as string)]
-    if (model?.claimed.has(Date.parse(line.slot as string))) return "slot-taken-again"
+    const slot = Date.parse(line.slot as string)
+    // Only a slot whose run went unrecorded is tolerated (KNOWN): one recorded, or given up on a late claim, is not.
+    if (model?.claimed.has(slot)) return model.recorded.has(slot) ? "slot-taken-again-recorded" : "slot-taken-again"
     if (said.has(key)) return "slot-taken-twice"
     said.add(key)
     return undefined
@@ -117,9 +119,12 @@ export function checkStep(world: World, prefix: string): Violation[] {
       })
     }
   }
-  // The budget refuses a job's query only when the plan's queries are nearly spent (what slotwise keeps is a few).
+  // The budget refuses a job's query only when the plan's queries are nearly spent: what slotwise keeps is a few,
+  // and each claim's release, counted a statement each (at most 3: its flush at an hour's turn, its release, a sweep).
+  const claims = world.expected.filter((e) => !(e.claim.fate === "skipped" && e.claim.reason === "paused")).length
   const refusedEarly = world.invocations.some(
-    (invocation) => invocation.used < world.limit - 12 && world.executed.some((run) => run.budgetRefused > 0),
+    (invocation) =>
+      invocation.used < world.limit - 12 - 3 * claims && world.executed.some((run) => run.budgetRefused > 0),
   )
   if (refusedEarly && world.invocations.length === 1)
     violations.push({ rule: "budget-early", message: "a job's query was refused with most of the plan's queries left" })
@@ -184,7 +189,7 @@ export async function checkHistory(world: World, job: number): Promise<Violation
     const slot = todaysSlots(model, now)[first] as number
     const rule = world.oldRuns.has(`${job}@${slot}`)
       ? "history-old-replica"
-      : got[first]?.endsWith(" skipped") && model.claimed.has(slot)
+      : got[first]?.endsWith(" skipped") && model.claimed.has(slot) && !model.recorded.has(slot)
         ? "slot-taken-again"
         : "history-slot"
     violations.push({ rule, message: `${model.name}: today's slot says "${got[first]}", the model "${want[first]}"` })

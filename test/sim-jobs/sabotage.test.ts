@@ -24,10 +24,16 @@ const planted: Array<{ fault: string; rule: string; plant: SimulateOptions["plan
     },
   },
   {
-    fault: "a release that drops the run's entry from its hour",
+    // (A release that drops only the run's entry from its hour is read back from the run history, as a 0.1.0
+    // replica's run is: the history still says ran.)
+    fault: "a flush that loses the hour it ends",
     rule: "history-slot",
     plant: (world) => {
-      world.sim.sabotage = (text) => text.replace("hour_runs || ',' || cast(?11 as text)", "hour_runs")
+      world.sim.sabotage = (text) =>
+        text.replace(
+          "coalesce(hour_max_ms, 0), hour_runs\nfrom jobs_leases",
+          "coalesce(hour_max_ms, 0), ''\nfrom jobs_leases",
+        )
     },
   },
   {

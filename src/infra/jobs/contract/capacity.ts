@@ -5,7 +5,7 @@ import type { Job } from "./definition.ts"
  * D1 queries, CPU milliseconds, subrequests, and Analytics Engine data points.
  */
 export interface PlanLimits {
-  /** D1 queries per invocation (a D1 batch is one): 50 on Workers Free, 1,000 on Workers Paid. */
+  /** D1 queries per invocation (slotwise counts each statement of a batch, as D1 may): 50 on Workers Free, 1,000 on Workers Paid. */
   d1Queries: number
   /** CPU milliseconds per invocation: 10 on Workers Free, 30,000 by default on Workers Paid. */
   cpuMs: number

@@ -9,9 +9,9 @@ export type HourOutcome = RunOutcome | "skipped"
 /**
  * Why a slot was skipped, as its hour entry keeps it: no room in its heartbeat and no overflow queue; an earlier
  * slot's run still held the lease; a later slot was claimed first (a queue message delivered late, or a slot of
- * one job behind another in a queue batch); its claim answered too late for it to run.
+ * one job behind another in a queue batch); its claim answered too late for it to run; the Queue refused its hand-off.
  */
-export type SkipReason = "over capacity" | "lease held" | "slot taken" | "claim timed out"
+export type SkipReason = "over capacity" | "lease held" | "slot taken" | "claim timed out" | "queue refused"
 
 /** One run as its hour row keeps it; a skipped slot with its reason when one was written (0.2.0's have none). */
 export interface HourEntry {
@@ -25,7 +25,7 @@ const LETTER: Record<HourOutcome, string> = { ran: "r", failed: "f", "timed-out"
 const OUTCOME_OF: Record<string, HourOutcome> = { r: "ran", f: "failed", t: "timed-out", s: "skipped" }
 
 /** The reasons an entry may keep, each written as its first letter (unique among them). */
-const REASONS: readonly SkipReason[] = ["over capacity", "lease held", "slot taken", "claim timed out"]
+const REASONS: readonly SkipReason[] = ["over capacity", "lease held", "slot taken", "claim timed out", "queue refused"]
 
 /**
  * `minute:letter:ms`, and `:reason` for a skipped slot: the run's minute within its hour, its outcome's letter,

@@ -1,8 +1,10 @@
 import type { SlotwiseEnv } from "../../env.ts"
 import { describeError, logLine } from "../../log.ts"
 import type { Job } from "../contract/definition.ts"
+import type { SkipReason } from "../contract/hour-entry.ts"
 import { batchesOf, type JobMessage, jobMessages } from "../contract/job-message.ts"
 import { dueAt, slotOf } from "../contract/slot.ts"
+import type { SlotSkip } from "../protocol/slot-release.ts"
 
 /** The part of a Queue producer binding the hand-off uses. */
 export type JobQueue = Pick<Queue<JobMessage>, "sendBatch">
@@ -35,7 +37,8 @@ export function queueOf(env: SlotwiseEnv, binding: string): JobQueue {
 /**
  * Sends one message `{ job, slot }` per job due in the minute of `scheduledTime`, in batches within
  * Queues' limits, and runs nothing. A batch the queue refuses is logged once with its jobs and not
- * sent again: the next slot does their work, as for a failed run. Never throws.
+ * sent again: the next slot does their work, as for a failed run. Each slot not sent says so in its own
+ * line (reason "queue refused" or "over capacity") and is handed to `skipped` for its history entry. Never throws.
  */
 export function handOff(
   jobs: readonly Job[],
@@ -43,9 +46,10 @@ export function handOff(
   queue: JobQueue,
   binding: string,
   maxCalls = Number.POSITIVE_INFINITY,
+  skipped?: (skip: SlotSkip) => void,
 ): Promise<{ sent: number; failed: number }> {
   const slot = slotOf(scheduledTime)
-  return handOffDue(dueAt(jobs, slot), slot, queue, binding, maxCalls)
+  return handOffDue(dueAt(jobs, slot), slot, queue, binding, maxCalls, skipped)
 }
 
 /**
@@ -58,21 +62,22 @@ export async function handOffDue(
   queue: JobQueue,
   binding: string,
   maxCalls = Number.POSITIVE_INFINITY,
+  skipped: (skip: SlotSkip) => void = () => {},
 ): Promise<{ sent: number; failed: number }> {
   const fields = { queue: binding, slot: slot.toISOString() }
+  const exclusive = new Set(due.filter((job) => job.exclusive).map((job) => job.name))
+  // A slot not handed off ends here: one line, and (an exclusive job's, which has a history) its skipped entry.
+  const skip = (name: string, reason: SkipReason, extra: Record<string, unknown>) => {
+    logLine("error", "job.run", { job: name, ...fields, outcome: "skipped", reason, ...extra })
+    if (exclusive.has(name)) skipped({ name, slot: slot.getTime(), reason })
+  }
   try {
     const all = batchesOf(jobMessages(due, slot))
     const batches = all.slice(0, maxCalls)
     let unsent = 0
     for (const message of all.slice(maxCalls).flat()) {
       unsent++
-      logLine("error", "job.run", {
-        job: message.job,
-        ...fields,
-        outcome: "skipped",
-        reason: "over capacity",
-        maxCalls,
-      })
+      skip(message.job, "over capacity", { maxCalls })
     }
     const settled = await Promise.allSettled(
       batches.map((batch) => queue.sendBatch(batch.map((body) => ({ body, contentType: "json" })))),
@@ -87,12 +92,9 @@ export async function handOffDue(
       }
       failed += batch.length
       const names = batch.map((message) => message.job)
-      logLine("error", "jobs.hand-off", {
-        ...fields,
-        outcome: "failed",
-        jobs: names,
-        error: describeError(result.reason),
-      })
+      const error = describeError(result.reason)
+      logLine("error", "jobs.hand-off", { ...fields, outcome: "failed", jobs: names, error })
+      for (const name of names) skip(name, "queue refused", { error })
     })
     if (sent > 0) logLine("info", "jobs.hand-off", { ...fields, outcome: "sent", sent })
     return { sent, failed: failed + unsent }

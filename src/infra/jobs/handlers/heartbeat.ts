@@ -6,8 +6,9 @@ import { withinRoom } from "../contract/capacity.ts"
 import type { Job } from "../contract/definition.ts"
 import { capacityOf, type JobsCapacity } from "../contract/registry.ts"
 import { dueAt, slotOf } from "../contract/slot.ts"
-import { type JobInvocation, plannedInvocation } from "../protocol/invocation.ts"
+import { type JobInvocation, jobInvocation, plannedInvocation } from "../protocol/invocation.ts"
 import { withoutPaused } from "../protocol/pauses.ts"
+import type { SlotSkip } from "../protocol/slot-release.ts"
 import { handOff, handOffDue, queueOf } from "./hand-off.ts"
 import { D1_DEADLINE_MS, type RunDeps, type RunResult, runIn } from "./run.ts"
 
@@ -89,8 +90,11 @@ async function overflowTo(
   const binding = capacity.overflowQueue
   if (binding !== null) {
     try {
-      // Whatever is not sent there says so itself (hand-off.ts): a refused batch once with its jobs, an unsent job once.
-      await handOffDue(excess, slot, queueOf(env, binding), binding, capacity.limits.subrequests)
+      // Whatever is not sent there says so itself (hand-off.ts), a line a job; its entry goes with the releases.
+      const entries: Promise<void>[] = []
+      const skipped = (skip: SlotSkip) => void entries.push(shared.releases.skip(skip, false, true))
+      await handOffDue(excess, slot, queueOf(env, binding), binding, capacity.limits.subrequests, skipped)
+      await Promise.all(entries)
       return []
     } catch (error) {
       logLine("error", "jobs.hand-off", { queue: binding, slot: slot.toISOString(), error: describeError(error) })
@@ -151,8 +155,12 @@ export const heartbeat = (jobs: readonly Job[], options: HeartbeatOptions = {}) 
     if (binding !== undefined) {
       const slot = slotOf(controller.scheduledTime)
       const due = await withoutPaused(database(env.DB), dueAt(jobs, slot), slot, logLine)
-      // Each sendBatch call is a subrequest of this invocation.
-      await handOff(due, controller.scheduledTime, queueOf(env, binding), binding, capacity.limits.subrequests)
+      // Each sendBatch call is a subrequest of this invocation; a slot not handed off gets its history entry.
+      const { releases } = jobInvocation(env.DB, { deadlineMs: deps.d1DeadlineMs ?? D1_DEADLINE_MS })
+      const entries: Promise<void>[] = []
+      const skipped = (skip: SlotSkip) => void entries.push(releases.skip(skip))
+      await handOff(due, controller.scheduledTime, queueOf(env, binding), binding, capacity.limits.subrequests, skipped)
+      await Promise.all(entries)
       return
     }
     await beat(jobs, controller.scheduledTime, env, { ...deps, capacity, waitUntil: ctx.waitUntil.bind(ctx) })

@@ -9,6 +9,10 @@ import { slotOf } from "../contract/slot.ts"
 import { missedBetween } from "../history/history.ts"
 import type { ClaimAnswer, ClaimWon } from "../protocol/claim-batch.ts"
 import { type JobInvocation, jobInvocation } from "../protocol/invocation.ts"
+import { releaseCost } from "../protocol/slot-release.ts"
+
+/** The most statements one run's release or skip adds to its batch: a flush, the release and a sweep. */
+const RELEASE_MOST = 3
 
 /** How `Jobs.run` ended: it ran, it was skipped (no claim, nothing run), it threw, or its timeout passed. */
 export type RunStatus = "ran" | "skipped" | "failed" | "timed-out"
@@ -145,8 +149,9 @@ async function attempt(
   }
 
   let claimed: ClaimWon | undefined
-  let leaseEndsAt = Number.POSITIVE_INFINITY
   if (job.exclusive) {
+    // Kept before the claim is asked, so no job's query can take it: the most its release or skip may need.
+    shared.keep(RELEASE_MOST)
     // The database's clock referees the claim; a test's injected clock stands in for it.
     const claiming = shared.claims.claim({ name: job.name, slot: slot.getTime(), leaseMs: job.leaseMs, holder: runId })
     let answer: ClaimAnswer | typeof TIMED_OUT
@@ -154,6 +159,7 @@ async function attempt(
       answer = await shared.within(claiming, deadline)
     } catch (error) {
       span.recordException(exceptionOf(error))
+      shared.keep(-RELEASE_MOST)
       // Not released: a claim that threw has no later answer to follow, so a release now could land
       // before a commit still in flight; a lease it may have left expires at timeout + 1 minute.
       return finish("skipped", { error: describeError(error) }, "claim failed")
@@ -176,6 +182,7 @@ async function attempt(
       const ms = Math.max(0, now() - started)
       const { taken, held } = answer
       // Another run owns this slot (or already ran it): do nothing, log nothing.
+      shared.keep(taken || held ? 2 - RELEASE_MOST : -RELEASE_MOST)
       if (!taken && !held) return { status: "skipped", runId, ms, reason: "slot taken" }
       // An earlier slot's run still holds the lease (running long, or its release failed), or a later slot was
       // claimed first and no run recorded this one (no run will have it): said once, here, and in its history.
@@ -188,7 +195,7 @@ async function attempt(
       return { status: "skipped", runId, ms, reason }
     }
     claimed = answer
-    leaseEndsAt = Date.now() + job.leaseMs
+    shared.keep(releaseCost({ ...answer, record: { slot: slot.getTime() } }) - RELEASE_MOST)
     shared.releases.opened()
   }
 
@@ -213,17 +220,14 @@ async function attempt(
       finishedAt,
       error: errorOf(job, outcome),
     }
-    const ended = await shared.releases.release(
-      {
-        name: job.name,
-        holder: runId,
-        record,
-        summary: outcome.summary,
-        hourStart: claimed.hourStart,
-        earlier: claimed.earlier,
-      },
-      leaseEndsAt,
-    )
+    const ended = await shared.releases.release({
+      name: job.name,
+      holder: runId,
+      record,
+      summary: outcome.summary,
+      hourStart: claimed.hourStart,
+      earlier: claimed.earlier,
+    })
     // A failed release leaves the lease to expire by itself at timeout + 1 minute; last_slot already guards the slot.
     if ("error" in ended) releaseError = ended.error
     else if (!ended.released) releaseError = NOT_HELD

@@ -1,5 +1,5 @@
 import { database } from "../../db/index.ts"
-import { entriesOf, type HourEntry } from "../contract/hour-entry.ts"
+import { entriesOf, HOUR_MS, type HourEntry } from "../contract/hour-entry.ts"
 import type { RunRecord } from "../contract/record.ts"
 import { jsonObjects } from "./json-chunks.ts"
 import { boundSql, CLAIM_TEXT, CLAIM_TEXT_AT, type ClaimEntry, claimMember, member } from "./slot-claim.ts"
@@ -27,12 +27,17 @@ export interface ClaimRefused {
 export type ClaimAnswer = ClaimWon | ClaimRefused
 
 /**
- * The lease rows of refused claims, by name (its value `{ s }`, the oldest slot refused): with the run history
- * only where a later slot was claimed, to tell a slot no run had from one another run recorded.
+ * The lease rows of refused claims, a row for each job and hour of them (its value `{ j: name, s }`, the oldest
+ * slot refused in that hour): with the run history and that hour's entries only where a later slot was claimed, to
+ * tell a slot no run had from one another run recorded, or whose claim won too late to run it.
  */
-const HELD_TEXT = `select l.name, l.last_slot, l.holder,
-  case when l.last_slot > ${member("s", "bigint")} then l.run_history end as run_history
-from json_each(?) as job join jobs_leases as l on l.name = cast(job.key as text)`
+const HELD_TEXT = `select l.name, l.last_slot, l.holder, ${member("s", "bigint")} as s,
+  case when l.last_slot > ${member("s", "bigint")} then l.run_history end as run_history,
+  case when l.last_slot > ${member("s", "bigint")} then coalesce((select h.runs from jobs_run_hours as h
+    where h.job = l.name and h.hour = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}), '')
+    || (case when l.hour_start = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}
+      then coalesce(',' || l.hour_runs, '') else '' end) end as hour_runs
+from json_each(?) as job join jobs_leases as l on l.name = ${member("j", "text")}`
 
 /** A row the claim statement gives back: a slot won. */
 interface ClaimRow {
@@ -120,10 +125,14 @@ export class ClaimBatch {
     const behind = all.filter((waiting) => newest.get(waiting.entry.name) !== waiting)
     const refused = [...round.filter((waiting) => !rows.has(waiting.entry.name)), ...behind]
     const held = refused.length > 0 ? await this.heldOf(refused.map((waiting) => waiting.entry)) : new Map()
+    const asked = new Set<string>()
     for (const waiting of all) {
       const { entry, resolve } = waiting
       const top = newest.get(entry.name) as Waiting
       const row = top === waiting ? rows.get(entry.name) : undefined
+      const key = `${entry.name}@${entry.slot}`
+      const twin = asked.has(key)
+      asked.add(key)
       if (row)
         resolve({
           won: true,
@@ -131,9 +140,9 @@ export class ClaimBatch {
           hourStart: row.hour_start ?? null,
           earlier: earlierRuns(row, entry.slot),
         })
-      // The same slot as its job's claimed one (a redelivery): that claim's, whatever it answered.
-      else if (top !== waiting && top.entry.slot === entry.slot) resolve({ won: false })
-      else resolve(refusal(held.get(entry.name), entry.slot))
+      // The same slot as its job's claimed one, or an older slot asked twice (a redelivery): its twin says it, once.
+      else if (twin || (top !== waiting && top.entry.slot === entry.slot)) resolve({ won: false })
+      else resolve(refusal(held.get(heldKey(entry.name, entry.slot)), entry.slot))
     }
   }
 
@@ -159,13 +168,15 @@ export class ClaimBatch {
   private async heldOf(entries: readonly ClaimEntry[]): Promise<Map<string, LeaseRow>> {
     const rows = new Map<string, LeaseRow>()
     try {
-      const oldest: Record<string, { s: number }> = {}
+      // One member a job and hour of its refused slots: its name, and its oldest slot in that hour.
+      const oldest: Record<string, { j: string; s: number }> = {}
       for (const { name, slot } of entries) {
-        const known = oldest[name]
-        if (known === undefined || slot < known.s) oldest[name] = { s: slot }
+        const key = heldKey(name, slot)
+        const known = oldest[key]
+        if (known === undefined || slot < known.s) oldest[key] = { j: name, s: slot }
       }
       const { results } = await this.d1.prepare(HELD_TEXT).bind(JSON.stringify(oldest)).all<LeaseRow>()
-      for (const row of results) rows.set(row.name, row)
+      for (const row of results) rows.set(heldKey(row.name, Number(row.s)), row)
     } catch {
       // A lookup that failed tells nothing: the claims stay refused, as the claim answered.
     }
@@ -178,8 +189,14 @@ interface LeaseRow {
   name: string
   last_slot: number
   holder: string | null
+  /** The slot looked up, and its hour's entries (a stored row's and the lease row's folded ones). */
+  s: number
   run_history: string | null
+  hour_runs: string | null
 }
+
+/** A refused slot's key in the lookup: its job and its hour. */
+const heldKey = (name: string, slot: number) => `${slot - (slot % HOUR_MS)} ${name}`
 
 /** Why `slot` was refused, from its lease row: held by an earlier slot's run, taken by a later slot with no run of its own, or another run's. */
 function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
@@ -187,8 +204,12 @@ function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
   const last = Number(row.last_slot)
   if (last < slot)
     return row.holder === null ? { won: false } : { won: false, held: { slot: last, holder: row.holder } }
-  // A run of it recorded (its newest 20 runs): the slot was another run's.
+  // A run of it recorded (its newest 20 runs), or its claim won too late to run it: the slot was another run's.
   if (last === slot || row.run_history?.includes(`{"slot":${slot},`)) return { won: false }
+  const had = entriesOf(slot - (slot % HOUR_MS), row.hour_runs ?? "").some(
+    (entry) => entry.slot === slot && (entry.outcome !== "skipped" || entry.reason === "claim timed out"),
+  )
+  if (had) return { won: false }
   return { won: false, taken: { slot: last } }
 }
 

@@ -25,6 +25,8 @@ export interface JobInvocation {
   jobEnv(env: SlotwiseEnv): SlotwiseEnv
   /** The invocation's D1 for one of slotwise's own uses, each query counted in the one budget (query-budget.ts). */
   d1(use: Exclude<QueryUse, "job">): D1Database
+  /** Keeps `n` more of the budget's queries for the releases (a run's own release), or gives back -n. */
+  keep(n: number): void
   /**
    * `work`, or TIMED_OUT (after `onTimeout`) once `ms` passed: the runs that wait the same time from the same
    * moment share one timer (a Worker may hold 10,000 at once; a heartbeat of 10,000 runs would need 20,000).
@@ -52,7 +54,8 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
   let points = options.points ?? Number.POSITIVE_INFINITY
   let unwritten = 0
   const budget = options.queries
-  const counted = (use: QueryUse) => (db: D1Database) => (budget && db ? budgetedD1(db, () => budget.take(use)) : db)
+  const counted = (use: QueryUse) => (db: D1Database) =>
+    budget && db ? budgetedD1(db, (n) => budget.take(use, n)) : db
   let handed: { env: SlotwiseEnv; jobs: SlotwiseEnv } | undefined
   // By the moment a wait starts (a Worker's clock stands still between I/O): one Deadlines each, one timer a length.
   const deadlines = new Map<number, Deadlines>()
@@ -72,11 +75,11 @@ export function jobInvocation(d1: D1Database, options: InvocationOptions): JobIn
       return handed.jobs
     },
     d1: (use) => counted(use)(d1),
+    keep: (n) => budget?.keep(n),
     claims: new ClaimBatch(counted("claim")(d1), options.now, options.gather ?? false),
     releases: new ReleaseBatch(counted("release")(d1), {
       deadlineMs: options.deadlineMs,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
-      ...(budget ? { room: () => budget.room("release") } : {}),
       ...(options.now === undefined ? {} : { now: options.now }),
     }),
     record(env, measure) {

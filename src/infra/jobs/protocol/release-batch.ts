@@ -13,8 +13,6 @@ export type ReleaseAnswer = { released: boolean } | { error: string }
 
 interface Pending {
   release: RunRelease
-  /** When the run's lease ends (epoch ms, this isolate's clock): its release is useless after. */
-  leaseEndsAt: number
   resolve: (answer: ReleaseAnswer) => void
 }
 
@@ -23,11 +21,6 @@ export interface ReleaseBatchOptions {
   deadlineMs: number
   /** The group-commit window (default RELEASE_WINDOW_MS). */
   windowMs?: number
-  /**
-   * The D1 queries the releases may still make (query-budget.ts: their reserve and the queries nobody reserved);
-   * unset, no limit. With one left, a batch waits for the runs still out, never past a waiting run's lease.
-   */
-  room?: () => number
   /** The sweep's clock. */
   now?: () => number
 }
@@ -36,9 +29,8 @@ export interface ReleaseBatchOptions {
  * Releases of the runs of one invocation (a heartbeat, a queue batch), group-committed (ARCHITECTURE.md, "The
  * heartbeat"): a release waits up to the window for the others, then all pending go as one D1 batch (one
  * query); when every run opened has asked, they go at once. Skipped slots' history entries (and a late claim's
- * lease) ride in the same batches. A batch goes without waiting for unrelated runs while the releases have more
- * than one query left (their reserve, or queries nobody reserved); with only one left it waits for the runs
- * still out, but never past the lease of a run it holds. A batch that fails or passes its deadline answers
+ * lease) ride in the same batches. A batch never waits for unrelated runs past the window: each run keeps the
+ * queries its own release needs (query-budget.ts, keep), so no batch has to wait to share one. A batch that fails or passes its deadline answers
  * each of its runs with the error: never retried.
  */
 export class ReleaseBatch {
@@ -52,7 +44,7 @@ export class ReleaseBatch {
 
   constructor(d1: D1Database, options: ReleaseBatchOptions) {
     this.d1 = d1
-    this.options = { windowMs: RELEASE_WINDOW_MS, room: () => Number.POSITIVE_INFINITY, now: Date.now, ...options }
+    this.options = { windowMs: RELEASE_WINDOW_MS, now: Date.now, ...options }
   }
 
   /** A run that won its claim (or a claim whose answer is still out): it will release, or close without. */
@@ -67,10 +59,10 @@ export class ReleaseBatch {
   }
 
   /** Ends the run's lease and records it, with the releases pending in the window. */
-  release(release: RunRelease, leaseEndsAt = Number.POSITIVE_INFINITY): Promise<ReleaseAnswer> {
+  release(release: RunRelease): Promise<ReleaseAnswer> {
     return new Promise((resolve) => {
       this.open--
-      this.pending.push({ release, leaseEndsAt, resolve })
+      this.pending.push({ release, resolve })
       this.flush()
     })
   }
@@ -100,12 +92,9 @@ export class ReleaseBatch {
     if (this.timer === undefined) this.wait()
   }
 
-  /** The window while the releases have queries to spare; with one left, until the runs still out end or a held lease would. */
+  /** The group-commit window, then what waits goes. */
   private wait(): void {
-    const { room, windowMs, deadlineMs } = this.options
-    const held = Math.min(...this.pending.map((pending) => pending.leaseEndsAt)) - Date.now() - 2 * deadlineMs
-    const delay = room() > 1 ? windowMs : held
-    this.timer = delay < Number.POSITIVE_INFINITY ? setTimeout(() => void this.send(), Math.max(0, delay)) : undefined
+    this.timer = setTimeout(() => void this.send(), this.options.windowMs)
   }
 
   private async send(): Promise<void> {

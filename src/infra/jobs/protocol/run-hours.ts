@@ -1,9 +1,10 @@
 import { and, eq, gte } from "drizzle-orm"
 import { type Database, jobsLeases, jobsRunHours } from "../../db/index.ts"
-import { entriesOf } from "../contract/hour-entry.ts"
+import { entriesOf, entryText, HOUR_MS } from "../contract/hour-entry.ts"
+import type { RunRecord } from "../contract/record.ts"
 
-export { HOUR_MS } from "../contract/hour-entry.ts"
 export { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
+export { HOUR_MS }
 
 /** The slot of the first run an hour row records (entries are appended as runs end, not in slot order). */
 function firstRunIn(row: { hour: number; runs: string } | undefined): number | null {
@@ -31,15 +32,26 @@ export async function readRunHours(db: Database, job: string, since: number) {
       .orderBy(hours.hour)
       .limit(1),
     db
-      .select({ lastSlot: jobsLeases.lastSlot, hourStart: jobsLeases.hourStart, hourRuns: jobsLeases.hourRuns })
+      .select({
+        lastSlot: jobsLeases.lastSlot,
+        hourStart: jobsLeases.hourStart,
+        hourRuns: jobsLeases.hourRuns,
+        runHistory: jobsLeases.runHistory,
+      })
       .from(jobsLeases)
       .where(eq(jobsLeases.name, job)),
   ])
   const lease = leases[0]
-  const rows = foldedInto(stored, lease, since)
+  const history = runsIn(lease?.runHistory)
+  const rows = withUnfolded(foldedInto(stored, lease, since), history, since)
   const folded =
     lease?.hourStart != null && lease.hourRuns ? { hour: lease.hourStart, runs: lease.hourRuns } : undefined
-  const firsts = [firstRunIn(oldest[0]), firstRunIn(folded)].filter((slot): slot is number => slot !== null)
+  // The run history's oldest too: runs 0.1.0 recorded are in no hour.
+  const firsts = [
+    firstRunIn(oldest[0]),
+    firstRunIn(folded),
+    history.length ? Math.min(...history.map((run) => run.slot)) : null,
+  ].filter((slot): slot is number => typeof slot === "number")
   return {
     rows,
     firstRun: firsts.length ? Math.min(...firsts) : null,
@@ -59,4 +71,33 @@ function foldedInto(
   return same
     ? rows.map((row) => (row === same ? { hour: row.hour, runs: `${row.runs},${hourRuns}` } : row))
     : [...rows, { hour: hourStart, runs: hourRuns }]
+}
+
+/**
+ * The rows with the runs of the lease row's run history that no hour holds added to their hours: runs a release
+ * that writes no hour recorded (0.1.0's, during a rollout), read as ran until today's next release folds them.
+ */
+function withUnfolded(rows: Array<{ hour: number; runs: string }>, runs: readonly RunRecord[], since: number) {
+  const ran = (row: { hour: number; runs: string }) =>
+    entriesOf(row.hour, row.runs).filter((e) => e.outcome !== "skipped")
+  const held = new Set(rows.flatMap((row) => ran(row).map((entry) => entry.slot)))
+  for (const run of runs) {
+    if (run.slot < since || held.has(run.slot)) continue
+    const hour = run.slot - (run.slot % HOUR_MS)
+    const text = entryText({ slot: run.slot, outcome: run.outcome, ms: run.ms })
+    const row = rows.find((known) => known.hour === hour)
+    if (row) row.runs = `${row.runs},${text}`
+    else rows.push({ hour, runs: text })
+  }
+  return rows
+}
+
+/** A lease row's run history, oldest first; one it cannot read is none. */
+function runsIn(history: string | null | undefined): RunRecord[] {
+  try {
+    const runs = JSON.parse(history ?? "[]")
+    return Array.isArray(runs) ? runs.filter((run) => typeof run?.slot === "number") : []
+  } catch {
+    return []
+  }
 }

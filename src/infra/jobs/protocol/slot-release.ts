@@ -1,5 +1,6 @@
 import { entryText, HOUR_MS, type HourEntry, type SkipReason } from "../contract/hour-entry.ts"
 import { RUN_HISTORY_LENGTH, type RunRecord } from "../contract/record.ts"
+import { member } from "./slot-claim.ts"
 
 /** How long a job's hourly history is kept: rows are bounded by jobs x 24 x 30. */
 export const RUN_HOURS_KEPT_MS = 30 * 24 * HOUR_MS
@@ -128,9 +129,13 @@ function hourValues(name: string, entry: HourEntry): unknown[] {
   return [name, hourOf(entry.slot), one("ran"), one("failed"), one("timed-out"), one("skipped"), ms, entryText(entry)]
 }
 
-/** A late claim's lease ended, if its holder still holds it (`last_slot` stays). */
+/**
+ * Late claims' leases ended, each if its holder still holds it (`last_slot` stays): all of a batch's in one
+ * statement, whatever their number. Its value: a JSON object `{ name: { h: holder } }`.
+ */
 export const END_LEASE_TEXT = `update jobs_leases set lease_until = null, lease_ms = null, holder = null
-where name = ?1 and holder = cast(?2 as text)`
+where exists (select 1 from json_each(?) as job
+  where cast(job.key as text) = jobs_leases.name and ${member("h", "text")} = jobs_leases.holder)`
 
 /** The oldest few hours past RUN_HOURS_KEPT_MS, deleted through the hour index: `?` the cutoff, `?` how many. */
 export const SWEEP_TEXT = `delete from jobs_run_hours where (job, hour) in
@@ -151,13 +156,21 @@ export function releaseValues({ name, holder, record, summary, earlier = [] }: R
 }
 
 /** True when the run's release ends the hour its lease row folds (or that is not known). */
-const flushes = ({ hourStart, record }: RunRelease) =>
+type Cost = Pick<RunRelease, "hourStart" | "earlier"> & { record: Pick<RunRecord, "slot"> }
+const flushes = ({ hourStart, record }: Cost) =>
   hourStart === undefined || (hourStart !== null && hourStart !== hourOf(record.slot))
 
+/** The statements a run's release adds to its batch at most: its own, its flush, its earlier runs of other hours, a sweep. */
+export function releaseCost(release: Cost): number {
+  const hour = hourOf(release.record.slot)
+  const ending = (release.earlier ?? []).filter((run) => hourOf(run.slot) !== hour).length + (flushes(release) ? 1 : 0)
+  return 1 + ending + (ending > 0 ? 1 : 0)
+}
+
 /**
- * The statements one batch runs for `releases` and `skips`: each skipped slot's entry (and a late claim's lease
- * ended), each run's release, and, only for a run that ends its lease row's hour, its flush before it, with one
- * sweep of as many hours past 30 days after them. `now` is the sweep's clock.
+ * The statements one batch runs for `releases` and `skips`: the late claims' leases ended (one statement, whatever
+ * their number), each run's release (and, only for a run that ends its lease row's hour, its flush before it), the
+ * skipped slots' entries, then one sweep of as many hours past 30 days. `now` is the sweep's clock.
  */
 export function releaseStatements(
   releases: readonly RunRelease[],
@@ -165,20 +178,18 @@ export function releaseStatements(
   skips: readonly SlotSkip[] = [],
 ): BoundText[] {
   const statements: BoundText[] = []
+  const late: Record<string, { h: string }> = {}
+  for (const { name, holder } of skips) if (holder !== undefined) late[name] = { h: holder }
+  if (Object.keys(late).length) statements.push({ text: END_LEASE_TEXT, values: [JSON.stringify(late)] })
   let ending = 0
-  for (const { name, slot, reason, holder } of skips) {
-    if (holder !== undefined) statements.push({ text: END_LEASE_TEXT, values: [name, holder] })
+  const add = (name: string, entry: HourEntry) => {
     ending++
-    statements.push({ text: HOUR_ADD_TEXT, values: hourValues(name, { slot, outcome: "skipped", ms: 0, reason }) })
+    statements.push({ text: HOUR_ADD_TEXT, values: hourValues(name, entry) })
   }
   for (const release of releases) {
     const hour = hourOf(release.record.slot)
     // Those of other hours, one statement each (a rollout's few).
-    for (const run of release.earlier ?? []) {
-      if (hourOf(run.slot) === hour) continue
-      ending++
-      statements.push({ text: HOUR_ADD_TEXT, values: hourValues(release.name, run) })
-    }
+    for (const run of release.earlier ?? []) if (hourOf(run.slot) !== hour) add(release.name, run)
     const values = releaseValues(release)
     if (flushes(release)) {
       ending++
@@ -186,6 +197,7 @@ export function releaseStatements(
     }
     statements.push({ text: RELEASE_TEXT, values })
   }
+  for (const { name, slot, reason } of skips) add(name, { slot, outcome: "skipped", ms: 0, reason })
   if (ending > 0) statements.push({ text: SWEEP_TEXT, values: [now - RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT * ending] })
   return statements
 }
