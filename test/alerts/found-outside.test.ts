@@ -1,77 +1,22 @@
-import { env, runDurableObjectAlarm } from "cloudflare:test"
+import { env } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
 import { INCIDENTS_READ, markSent, NOTICES_PER_RUN, writeIncidents } from "../../src/infra/alerts/incidents.ts"
-import { type AlertNotice, type AlertRule, Alerts } from "../../src/infra/alerts/index.ts"
+import { Alerts } from "../../src/infra/alerts/index.ts"
 import { database } from "../../src/infra/db/index.ts"
-import { Jobs } from "../../src/infra/jobs/index.ts"
 import { DEFAULT_RETENTION_MS } from "../../src/infra/schedules/contract/limits.ts"
-import { resetConsumers, seen } from "../support/consumers.ts"
-import { stubOf, tickAt } from "../support/streams.ts"
+import { alertsHarness, bySubject } from "../support/alerting.ts"
+import { resetConsumers } from "../support/consumers.ts"
 
 // Defects of the alerts found from outside (issues 46 and 47): each test failed before its fix.
 
 const MINUTE = 60_000
-let month = 0
-let names = 0
+const { alerting, switchable } = alertsHarness({ year: 2033, prefix: "outside", spanMs: 1_000 })
 
 // One alerts job a database: a test's job would resolve the incidents of rules another test declared.
 beforeEach(async () => {
   resetConsumers()
   await env.DB.exec("DELETE FROM alert_incidents")
 })
-
-/**
- * The alerts job of one alert stream over `rules`: `at(slot)` runs it for `slot` with the database's clock a second
- * past it, then lets the alert stream deliver everything due. Each test has a month of its own (the alerts job's
- * lease row is shared).
- */
-function alerting(rules: AlertRule[]) {
-  const stream = `outside-${++names}`
-  const start = Date.UTC(2033, ++month, 1, 3, 0)
-  const at = async (slot: number, now = slot + 1_000, withRules = rules) => {
-    const job = Alerts.job({ consumer: "test.scripted", stream, rules: withRules })
-    expect((await Jobs.run(job, new Date(slot), { env, now: () => now })).status).toBe("ran")
-    // The stream delivers a batch a tick: ticked until the run's notices are all out.
-    for (let i = 0; i < 4; i++) await tickAt(stubOf(stream), now + 1_000)
-  }
-  const notices = (subject?: string) =>
-    seen
-      .filter(({ delivery }) => delivery.stream === stream)
-      .map(({ delivery }) => delivery.payload as AlertNotice)
-      .filter((notice) => subject === undefined || notice.subject === subject)
-  /** The heartbeat stopped: only the alert stream's alarm runs, at `now`. */
-  const alarmAt = async (now: number) => {
-    await stubOf(stream).setNow(now)
-    await runDurableObjectAlarm(env.SCHEDULES.get(env.SCHEDULES.idFromName(stream)))
-  }
-  return { start, at, notices, alarmAt }
-}
-
-/** A job that fails while `state.failing`, and its run for a slot. */
-function switchable(prefix: string) {
-  const state = { failing: true }
-  const job = Jobs.make({
-    name: `${prefix}.job-${++names}`,
-    cron: "* * * * *",
-    exclusive: true,
-    timeout: 1_000,
-    run: () => {
-      if (state.failing) throw new Error("the usage store is down")
-    },
-  })
-  const run = async (slot: number, failing: boolean) => {
-    state.failing = failing
-    await Jobs.run(job, new Date(slot), { env, now: () => slot + 500 })
-  }
-  return { job, run }
-}
-
-/** Each incident's notices, by subject: firing then resolved, the resolved one caused by what the firing one said. */
-function bySubject(notices: readonly AlertNotice[]) {
-  const of = new Map<string, AlertNotice[]>()
-  for (const notice of notices) of.set(notice.subject, [...(of.get(notice.subject) ?? []), notice])
-  return of
-}
 
 describe(`past the cap of ${NOTICES_PER_RUN} notices a run (issue 46)`, () => {
   it("an incident resolved before its firing notice went out still delivers it, before its resolved one", async () => {
@@ -134,7 +79,7 @@ describe("a resolved notice's cause is what its firing notice said (issue 47)", 
     const { start: t, at, notices } = alerting([rule])
     await run(t, true)
     await at(t + MINUTE)
-    await at(t + 2 * MINUTE, undefined, [Alerts.streamOverdue({ after: "1 day" })])
+    await at(t + 2 * MINUTE, { withRules: [Alerts.streamOverdue({ after: "1 day" })] })
     const [firing, resolved, ...more] = notices(job.name)
     expect(more).toEqual([])
     expect([firing?.status, resolved?.status]).toEqual(["firing", "resolved"])
@@ -174,7 +119,7 @@ describe("a heartbeat-late resolved notice's cause is what its firing notice sai
     await at(t)
     await alarmAt(t + 5 * MINUTE)
     // Another rule stays: a stream-overdue one, which may find other tests' streams.
-    await at(t + 6 * MINUTE, undefined, [Alerts.streamOverdue({ after: "1 day" })])
+    await at(t + 6 * MINUTE, { withRules: [Alerts.streamOverdue({ after: "1 day" })] })
     const [firing, resolved, ...more] = notices("heartbeat")
     expect([firing?.status, resolved?.status, more.length]).toEqual(["firing", "resolved", 0])
     expect(resolved?.summary).toMatch(/removed/)

@@ -1,22 +1,22 @@
-import { env, runDurableObjectAlarm } from "cloudflare:test"
+import { env } from "cloudflare:test"
 import { beforeEach, describe, expect, it } from "vitest"
 import { FAILED_PER_STREAM } from "../../../src/infra/alerts/alert-job.ts"
 import { SWITCH_ID, tendSwitch } from "../../../src/infra/alerts/dead-mans-switch.ts"
 import { INCIDENTS_READ, NOTICES_PER_RUN } from "../../../src/infra/alerts/incidents.ts"
-import { type AlertNotice, type AlertRule, Alerts } from "../../../src/infra/alerts/index.ts"
+import { type AlertNotice, Alerts } from "../../../src/infra/alerts/index.ts"
 import { noticeId } from "../../../src/infra/alerts/notice.ts"
-import { Jobs } from "../../../src/infra/jobs/index.ts"
 import { stream as streamClient } from "../../../src/infra/schedules/client/stream-client.ts"
 import { DEFAULT_RETENTION_MS } from "../../../src/infra/schedules/contract/limits.ts"
 import { recordNextEligible } from "../../../src/infra/schedules/directory/stream-directory.ts"
+import { alertsHarness, bySubject } from "../../support/alerting.ts"
 import { resetConsumers, script, seen } from "../../support/consumers.ts"
 import { openStream, stubOf, tickAt, value } from "../../support/streams.ts"
 
 // The alerts' fixes of issues 46 and 47 attacked from outside: what broke is an it.fails saying what is expected.
 
 const MINUTE = 60_000
-let month = 0
 let names = 0
+const { alerting, switchable } = alertsHarness({ year: 2035, prefix: "break", spanMs: 4_000 })
 
 // One alerts job a database: a test's job would resolve the incidents of rules another test declared.
 beforeEach(async () => {
@@ -24,54 +24,6 @@ beforeEach(async () => {
   script.clear()
   await env.DB.exec("DELETE FROM alert_incidents")
 })
-
-/**
- * The alerts job of one alert stream over `rules` (as test/alerts/found-outside.test.ts): `at(slot)` runs it for
- * `slot` with the database's clock a second past it, then ticks the alert stream every `tickMs` over the next
- * `spanMs` (a retried notice is delivered in its own time). Each test has a month of its own, in a year no other
- * file uses (the alerts job's lease row is shared).
- */
-function alerting(rules: AlertRule[], stream = `break-${++names}`) {
-  const start = Date.UTC(2035, ++month, 1, 3, 0)
-  const at = async (slot: number, { now = slot + 1_000, withRules = rules, spanMs = 4_000, tickMs = 1_000 } = {}) => {
-    const job = Alerts.job({ consumer: "test.scripted", stream, rules: withRules })
-    expect((await Jobs.run(job, new Date(slot), { env, now: () => now })).status).toBe("ran")
-    for (let tick = now + tickMs; tick <= now + spanMs; tick += tickMs) {
-      // The stream delivers a batch a tick: ticked again at the same time until nothing more is due.
-      for (let i = 0; i < 4; i++) await tickAt(stubOf(stream), tick)
-    }
-  }
-  const notices = (subject?: string) =>
-    seen
-      .filter(({ delivery }) => delivery.stream === stream)
-      .map(({ delivery }) => delivery.payload as AlertNotice)
-      .filter((notice) => subject === undefined || notice.subject === subject)
-  /** The heartbeat stopped: only the alert stream's alarm runs, at `now`. */
-  const alarmAt = async (now: number) => {
-    await stubOf(stream).setNow(now)
-    await runDurableObjectAlarm(env.SCHEDULES.get(env.SCHEDULES.idFromName(stream)))
-  }
-  return { stream, start, at, notices, alarmAt }
-}
-
-/** A job that fails while `failing`, and its run for a slot. */
-function switchable(prefix: string) {
-  const state = { failing: true }
-  const job = Jobs.make({
-    name: `${prefix}.job-${++names}`,
-    cron: "* * * * *",
-    exclusive: true,
-    timeout: 1_000,
-    run: () => {
-      if (state.failing) throw new Error("the usage store is down")
-    },
-  })
-  const run = async (slot: number, failing: boolean) => {
-    state.failing = failing
-    await Jobs.run(job, new Date(slot), { env, now: () => slot + 500 })
-  }
-  return { job, run }
-}
 
 /** `count` incidents older than `t`, of a rule this release cannot name (a newer release's, after a rollback). */
 async function olderIncidents(t: number, count = INCIDENTS_READ) {
@@ -316,13 +268,6 @@ describe("two incidents opened in one run whose rule and subject hash alike (cla
     expect(subjects.sort()).toEqual(ids.map((id) => `${name}/${id}`).sort())
   })
 })
-
-/** Each subject's notices, in the order the consumer saw them. */
-function bySubject(notices: readonly AlertNotice[]) {
-  const of = new Map<string, AlertNotice[]>()
-  for (const notice of notices) of.set(notice.subject, [...(of.get(notice.subject) ?? []), notice])
-  return of
-}
 
 describe("what held: a resolved notice's cause, and the cap with a removed rule (claims 1 and 3)", () => {
   it("job-missed, schedule-failed and stream-overdue: the resolved notice's cause and opening are its firing notice's", async () => {
