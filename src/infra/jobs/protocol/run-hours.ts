@@ -1,7 +1,7 @@
 import { and, eq, gte } from "drizzle-orm"
 import { type Database, jobsLeases, jobsRunHours } from "../../db/index.ts"
 import { entriesOf, entryText, HOUR_MS } from "../contract/hour-entry.ts"
-import type { RunRecord } from "../contract/record.ts"
+import { type RunRecord, runsOf } from "../contract/record.ts"
 
 export { RUN_HOURS_KEPT_MS, RUN_HOURS_SWEPT } from "./slot-release.ts"
 export { HOUR_MS }
@@ -42,7 +42,7 @@ export async function readRunHours(db: Database, job: string, since: number) {
       .where(eq(jobsLeases.name, job)),
   ])
   const lease = leases[0]
-  const history = runsIn(lease?.runHistory)
+  const history = runsOf(lease)
   const rows = withUnfolded(foldedInto(stored, lease, since), history, since)
   const folded =
     lease?.hourStart != null && lease.hourRuns ? { hour: lease.hourStart, runs: lease.hourRuns } : undefined
@@ -90,14 +90,4 @@ function withUnfolded(rows: Array<{ hour: number; runs: string }>, runs: readonl
     else rows.push({ hour, runs: text })
   }
   return rows
-}
-
-/** A lease row's run history, oldest first; one it cannot read is none. */
-function runsIn(history: string | null | undefined): RunRecord[] {
-  try {
-    const runs = JSON.parse(history ?? "[]")
-    return Array.isArray(runs) ? runs.filter((run) => typeof run?.slot === "number") : []
-  } catch {
-    return []
-  }
 }
