@@ -37,6 +37,7 @@ const lease = (runs: RunRecord[], lastSlot = runs.at(-1)?.slot ?? 0, leaseUntil:
   hourStart: null,
   hourRuns: null,
   hourMaxMs: null,
+  unreleasedSlots: null,
 })
 
 const statuses = (entries: ReturnType<typeof timeline>) => entries.map((e) => [(e.slot - T0) / MINUTE, e.status])

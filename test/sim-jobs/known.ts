@@ -2,7 +2,4 @@
  * Rules src is known to break: issue 45's defects whose fix is not merged yet, counted by the seeds instead of
  * failing them. Each has a pinned repro in known.test.ts; remove its entry when the fix lands (known.test.ts then fails).
  */
-export const KNOWN: Record<string, string> = {
-  "slot-taken-again":
-    "a slot whose run ran but went unrecorded (its release failed) is said taken again, with a second line and entry, when a late message or replica asks for it: nothing in D1 says its claim won (docs/limits.md)",
-}
+export const KNOWN: Record<string, string> = {}

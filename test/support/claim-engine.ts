@@ -20,6 +20,8 @@ export interface ClaimEngine {
   /** Ends the lease if `holder` holds it, recording the run when told how it ended (the engine's release). */
   release(name: string, holder: string, ending?: RunEnding): Promise<boolean>
   lease(name: string): Promise<LeaseRow | undefined>
+  /** The row's unreleased slots (slot-claim.ts), newest first. */
+  unreleased(name: string): Promise<number[]>
   /** Writes a lease row as an older release's claim left it (no `lease_ms`, say), replacing any. */
   put(name: string, row: Omit<LeaseRow, "lastRunId">): Promise<void>
 }
@@ -47,6 +49,12 @@ export function d1Engine(binding: D1Database): ClaimEngine {
           lastRunId: row.last_run_id,
         }
       )
+    },
+    unreleased: async (name) => {
+      const [row] = await db.all<{ unreleased_slots: string | null }>(
+        sql`select unreleased_slots from jobs_leases where name = ${name}`,
+      )
+      return row?.unreleased_slots ? row.unreleased_slots.split(",").map(Number) : []
     },
     put: async (name, { lastSlot, leaseUntil, leaseMs, holder }) => {
       await db.run(sql`delete from jobs_leases where name = ${name}`)

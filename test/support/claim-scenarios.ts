@@ -179,6 +179,26 @@ export function claimScenarios(engine: () => ClaimEngine) {
     expect(await engine().lease(name)).toMatchObject({ lastSlot: T0, leaseUntil: null, holder: null, lastRunId: null })
   })
 
+  it("keeps the slot of a lease it takes from a holder that never released it, newest first, and no released one", async () => {
+    const name = fresh()
+    expect(await run(name, T0, T0)).toBe(true)
+    // run-b never releases (its release failed); run-c takes the expired lease, then is released.
+    expect(await claim(name, T0 + MINUTE, T0 + MINUTE, "run-b")).toBe(true)
+    expect(await run(name, T0 + 4 * MINUTE, T0 + 4 * MINUTE)).toBe(true)
+    expect(await engine().unreleased(name)).toEqual([T0 + MINUTE])
+    expect(await claim(name, T0 + 5 * MINUTE, T0 + 5 * MINUTE, "run-d")).toBe(true)
+    expect(await claim(name, T0 + 8 * MINUTE, T0 + 8 * MINUTE, "run-e")).toBe(true)
+    expect(await engine().unreleased(name)).toEqual([T0 + 5 * MINUTE, T0 + MINUTE])
+    // A long outage of releases keeps the newest, within a bound; only the last may be cut short, never to a slot.
+    for (let i = 1; i <= 40; i++) await claim(name, T0 + (8 + 3 * i) * MINUTE, T0 + (8 + 3 * i) * MINUTE, `run-${i}`)
+    const kept = await engine().unreleased(name)
+    const whole = kept.filter((slot) => String(slot).length === String(T0).length)
+    expect(whole.length).toBeGreaterThanOrEqual(20)
+    expect(kept.length - whole.length).toBeLessThanOrEqual(1)
+    for (const [i, slot] of whole.entries()) expect(slot).toBe(T0 + (8 + 3 * (39 - i)) * MINUTE)
+    expect((kept.at(-1) as number) < T0 || kept.length === whole.length).toBe(true)
+  })
+
   it("gives exactly one winner among 20 concurrent claims of one slot", async () => {
     const name = fresh()
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => claim(name, T0, T0 + i, `run-${i}`)))

@@ -25,4 +25,6 @@ export interface JobLease {
   hourRuns: string | null
   /** That hour's longest run, ms. */
   hourMaxMs: number | null
+  /** Slots a claim won that no release recorded, newest first, comma-separated (kept by the claim that took the lease). */
+  unreleasedSlots: string | null
 }

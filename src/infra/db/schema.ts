@@ -26,6 +26,8 @@ export const jobsLeases = sqliteTable("jobs_leases", {
   hourRuns: text("hour_runs"),
   /** That hour's longest run, ms. */
   hourMaxMs: integer("hour_max_ms"),
+  /** Slots a claim won that no release recorded, newest first, comma-separated (0011_jobs_unreleased_slots.sql). */
+  unreleasedSlots: text("unreleased_slots"),
 })
 
 export type { JobLease }

@@ -33,6 +33,7 @@ export type ClaimAnswer = ClaimWon | ClaimRefused
  */
 const HELD_TEXT = `select l.name, l.last_slot, l.holder, ${member("s", "bigint")} as s,
   case when l.last_slot > ${member("s", "bigint")} then l.run_history end as run_history,
+  case when l.last_slot > ${member("s", "bigint")} then l.unreleased_slots end as unreleased_slots,
   case when l.last_slot > ${member("s", "bigint")} then coalesce((select h.runs from jobs_run_hours as h
     where h.job = l.name and h.hour = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}), '')
     || (case when l.hour_start = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}
@@ -192,6 +193,8 @@ interface LeaseRow {
   /** The slot looked up, and its hour's entries (a stored row's and the lease row's folded ones). */
   s: number
   run_history: string | null
+  /** Slots a claim won that no release recorded (slot-claim.ts), newest first, comma-separated. */
+  unreleased_slots: string | null
   hour_runs: string | null
 }
 
@@ -204,8 +207,10 @@ function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
   const last = Number(row.last_slot)
   if (last < slot)
     return row.holder === null ? { won: false } : { won: false, held: { slot: last, holder: row.holder } }
-  // A run of it recorded (its newest 20 runs), or its claim won too late to run it: the slot was another run's.
+  // A run of it recorded (its newest 20 runs), its claim won and never released, or won too late to run it: the
+  // slot was another run's.
   if (last === slot || row.run_history?.includes(`{"slot":${slot},`)) return { won: false }
+  if (`,${row.unreleased_slots ?? ""},`.includes(`,${slot},`)) return { won: false }
   const had = entriesOf(slot - (slot % HOUR_MS), row.hour_runs ?? "").some(
     (entry) => entry.slot === slot && (entry.outcome !== "skipped" || entry.reason === "claim timed out"),
   )

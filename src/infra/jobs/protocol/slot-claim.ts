@@ -49,6 +49,15 @@ const UNFOLDED = `last_run_slot is not null and (hour_start is null or hour_runs
     or last_run_slot - last_run_slot % 3600000 <> hour_start
     or (',' || hour_runs) not like ('%,' || cast(last_run_slot % 3600000 / 60000 as text) || ':%'))`
 
+/**
+ * The lease row's unreleased slots once this claim takes the lease: a holder that never released it (its run's
+ * release failed, or never came) had its slot won, so that slot is kept, newest first, within UNRELEASED_CHARS
+ * (about 20 slots; a number the cut shortens can never equal a whole slot's).
+ */
+export const UNRELEASED_CHARS = 300
+const UNRELEASED = `case when jobs_leases.holder is null then jobs_leases.unreleased_slots
+    else substr(cast(jobs_leases.last_slot as text) || coalesce(',' || jobs_leases.unreleased_slots, ''), 1, ${UNRELEASED_CHARS}) end`
+
 /** A member of a claim entry's JSON, as SQL: json_extract is SQLite's, and the twin of migration 0009 PostgreSQL's. */
 export const member = (key: string, type: "bigint" | "text") => `cast(json_extract(job.value, '$.${key}') as ${type})`
 
@@ -76,7 +85,7 @@ from (select cast(job.key as text) as name, ${member("s", "bigint")} as slot, ${
 where claim.slot <= claim.now_ms + ${CLOCK_TOLERANCE_MS}
 on conflict (name) do update
   set last_slot = excluded.last_slot, lease_until = excluded.lease_until, lease_ms = excluded.lease_ms,
-      holder = excluded.holder
+      holder = excluded.holder, unreleased_slots = ${UNRELEASED}
   where jobs_leases.last_slot < excluded.last_slot
     and (jobs_leases.lease_until is null or jobs_leases.lease_until < excluded.lease_until - excluded.lease_ms
          or jobs_leases.lease_until > excluded.lease_until - excluded.lease_ms
