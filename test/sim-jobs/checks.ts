@@ -47,6 +47,17 @@ const lineKey = (line: Line) => {
   return `${head}|${line.outcome}${line.releaseError === undefined ? "" : "|releaseError"}`
 }
 
+/**
+ * The rule a slot whose claim won breaks when it is said taken again: recorded, or unrecorded (its release failed)
+ * with its lease then taken by a claim of today's code or an operator, or by a 0.1.0 replica's claim (a rollout).
+ */
+const takenAgain = (model: JobModel, slot: number) =>
+  model.recorded.has(slot)
+    ? "slot-taken-again-recorded"
+    : model.unreleasedLostToOld.has(slot)
+      ? "slot-taken-again-rollout"
+      : "slot-taken-again"
+
 /** What one step left against what the model says it must: lines, metrics, runs, D1's count. */
 export function checkStep(world: World, prefix: string): Violation[] {
   const violations: Violation[] = []
@@ -59,8 +70,7 @@ export function checkStep(world: World, prefix: string): Violation[] {
     const key = `${line.job}@${line.slot}`
     const model = world.models[world.indexOf(line.job as string)]
     const slot = Date.parse(line.slot as string)
-    // Only a slot whose run went unrecorded is tolerated (KNOWN): one recorded, or given up on a late claim, is not.
-    if (model?.claimed.has(slot)) return model.recorded.has(slot) ? "slot-taken-again-recorded" : "slot-taken-again"
+    if (model?.claimed.has(slot)) return takenAgain(model, slot)
     if (said.has(key)) return "slot-taken-twice"
     said.add(key)
     return undefined
@@ -190,7 +200,7 @@ export async function checkHistory(world: World, job: number): Promise<Violation
     const rule = world.oldRuns.has(`${job}@${slot}`)
       ? "history-old-replica"
       : got[first]?.endsWith(" skipped") && model.claimed.has(slot) && !model.recorded.has(slot)
-        ? "slot-taken-again"
+        ? takenAgain(model, slot)
         : "history-slot"
     violations.push({ rule, message: `${model.name}: today's slot says "${got[first]}", the model "${want[first]}"` })
   }

@@ -10,8 +10,20 @@ const tick: Step = { op: "tick", offsetMs: 1_000 }
 
 const deliver: Step = { op: "deliver", count: 2, again: false, faults: [], acts: {}, mode: "batch" }
 
-/** The smallest run that broke each KNOWN rule, kept as that rule's repro until its fix lands (none left). */
-const repros: Record<string, Step[]> = {}
+/** The smallest run that breaks each KNOWN rule, kept as that rule's repro. */
+const repros: Record<string, Step[]> = {
+  // The 00:01 run's release fails (it ran, unrecorded); 00:02 is refused, lease held; a 0.1.0 replica runs 00:03
+  // (its claim keeps no unreleased slot); a replica two minutes behind asks for 00:01 again.
+  "slot-taken-again-rollout": [
+    tick,
+    { ...beat, faults: [{ target: "release", kind: "fail" }] },
+    tick,
+    beat,
+    tick,
+    { op: "old", job: 0, skewMs: 0 },
+    { ...beat, skewMs: -120_000 },
+  ],
+}
 
 describe("fixed on i45: a slot that ran unrecorded (its release failed)", () => {
   // The 00:01 run's release fails (it ran, unrecorded); 00:02 is refused, lease held; 00:03 runs, its claim keeping
@@ -25,6 +37,23 @@ describe("fixed on i45: a slot that ran unrecorded (its release failed)", () => 
       tick,
       beat,
       { ...beat, skewMs: -120_000 },
+    ]
+    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["slot taken"] ?? 0).toBe(0)
+  })
+})
+
+describe("fixed on i45: a slot that ran unrecorded, its lease then released by an operator", () => {
+  // The 00:01 run's release fails; an operator force-releases its lease; 00:02 runs; a replica behind asks for 00:01.
+  it("is not said taken again when a replica asks for it", async () => {
+    const steps: Step[] = [
+      tick,
+      { ...beat, faults: [{ target: "release", kind: "fail" }] },
+      { op: "release", job: 0, force: true },
+      tick,
+      beat,
+      { ...beat, skewMs: -60_000 },
     ]
     const outcome = await simulate(planOf(steps), { tolerate: [] })
     expect(outcome.failure?.all).toBeUndefined()

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm"
 import { database } from "../../src/infra/db/index.ts"
 import type { RunEnding } from "../../src/infra/jobs/contract/record.ts"
-import { claimSlot, releaseSlot } from "../../src/infra/jobs/protocol/lease.ts"
+import { claimSlot, forceRelease, releaseSlot } from "../../src/infra/jobs/protocol/lease.ts"
 import type { SlotClaimRequest } from "../../src/infra/jobs/protocol/slot-claim.ts"
 
 /** A lease row as the claim scenarios read it. */
@@ -22,6 +22,8 @@ export interface ClaimEngine {
   lease(name: string): Promise<LeaseRow | undefined>
   /** The row's unreleased slots (slot-claim.ts), newest first. */
   unreleased(name: string): Promise<number[]>
+  /** An operator's forced release (admin's DELETE /leases/:name?force=true): true if it ended a lease. */
+  forceRelease(name: string): Promise<boolean>
   /** Writes a lease row as an older release's claim left it (no `lease_ms`, say), replacing any. */
   put(name: string, row: Omit<LeaseRow, "lastRunId">): Promise<void>
 }
@@ -50,6 +52,7 @@ export function d1Engine(binding: D1Database): ClaimEngine {
         }
       )
     },
+    forceRelease: async (name) => (await forceRelease(db, name, true)).ended,
     unreleased: async (name) => {
       const [row] = await db.all<{ unreleased_slots: string | null }>(
         sql`select unreleased_slots from jobs_leases where name = ${name}`,

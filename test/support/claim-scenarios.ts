@@ -199,6 +199,20 @@ export function claimScenarios(engine: () => ClaimEngine) {
     expect((kept.at(-1) as number) < T0 || kept.length === whole.length).toBe(true)
   })
 
+  it("keeps the slot of a lease an operator releases before its run did, and none of a run released first", async () => {
+    const name = fresh()
+    expect(await run(name, T0, T0)).toBe(true)
+    expect(await engine().forceRelease(name)).toBe(true)
+    expect(await engine().unreleased(name)).toEqual([])
+    expect(await claim(name, T0 + MINUTE, T0 + MINUTE, "run-b")).toBe(true)
+    expect(await engine().forceRelease(name)).toBe(true)
+    expect(await engine().unreleased(name)).toEqual([T0 + MINUTE])
+    // The run still records itself after the operator's release; the next claim keeps nothing more.
+    expect(await engine().release(name, "run-b", ended(T0 + MINUTE, "run-b"))).toBe(true)
+    expect(await claim(name, T0 + 2 * MINUTE, T0 + 2 * MINUTE, "run-c")).toBe(true)
+    expect(await engine().unreleased(name)).toEqual([T0 + MINUTE])
+  })
+
   it("gives exactly one winner among 20 concurrent claims of one slot", async () => {
     const name = fresh()
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => claim(name, T0, T0 + i, `run-${i}`)))

@@ -50,12 +50,12 @@ const UNFOLDED = `last_run_slot is not null and (hour_start is null or hour_runs
     or (',' || hour_runs) not like ('%,' || cast(last_run_slot % 3600000 / 60000 as text) || ':%'))`
 
 /**
- * The lease row's unreleased slots once this claim takes the lease: a holder that never released it (its run's
- * release failed, or never came) had its slot won, so that slot is kept, newest first, within UNRELEASED_CHARS
- * (about 20 slots; a number the cut shortens can never equal a whole slot's).
+ * The lease row's unreleased slots once this claim (or an operator's release) takes the lease: a holder that never
+ * released it (its run's release failed, or never came) had its slot won, so that slot is kept, newest first,
+ * within UNRELEASED_CHARS (about 20 slots; a number the cut shortens can never equal a whole slot's).
  */
 export const UNRELEASED_CHARS = 300
-const UNRELEASED = `case when jobs_leases.holder is null then jobs_leases.unreleased_slots
+export const UNRELEASED = `case when jobs_leases.holder is null then jobs_leases.unreleased_slots
     else substr(cast(jobs_leases.last_slot as text) || coalesce(',' || jobs_leases.unreleased_slots, ''), 1, ${UNRELEASED_CHARS}) end`
 
 /** A member of a claim entry's JSON, as SQL: json_extract is SQLite's, and the twin of migration 0009 PostgreSQL's. */
