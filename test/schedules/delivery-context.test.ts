@@ -52,3 +52,37 @@ describe("a delivery's context", () => {
     expect(copied?.env).toBe(env)
   })
 })
+
+describe("a consumer's answer", () => {
+  const answering = (answer: () => unknown) => consumer({ name: "context.answers", timeout: 100, deliver: answer })
+
+  it("is taken as it is given, synchronously or as a promise, and a thrown error or a throwing then is a retry", async () => {
+    const outcomes = await Promise.all(
+      [
+        () => undefined,
+        () => Promise.resolve(undefined),
+        // biome-ignore lint/suspicious/noThenProperty: a thenable that is no Promise, as a consumer may return
+        () => ({ then: (ok: (value: unknown) => void) => ok(undefined) }),
+        () => {
+          throw new Error("sync throw")
+        },
+        () => Promise.reject(new Error("async throw")),
+        () => ({
+          // biome-ignore lint/suspicious/noThenProperty: a thenable whose then cannot be read
+          get then() {
+            throw new Error("then getter throws")
+          },
+        }),
+      ].map((answer) => dispatch(answering(answer), delivery, { env })),
+    )
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      "delivered",
+      "delivered",
+      "delivered",
+      "retry",
+      "retry",
+      "retry",
+    ])
+    expect(outcomes[5]).toMatchObject({ reason: expect.stringMatching(/then getter throws/) })
+  })
+})

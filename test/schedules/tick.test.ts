@@ -88,26 +88,42 @@ describe("a tick", () => {
     expect(seen.filter(({ aborted }) => aborted()).map(({ delivery }) => delivery.scheduleId)).toEqual(["quick-00"])
   })
 
-  it("sets no timer but the shared deadline for a batch that answers at once within the yield", async () => {
+  /** The setTimeout delays of one tick at T0 + 1 s of 32 test.quick deliveries, `answer` run as the tick starts. */
+  async function timersOfTick(answer: () => void): Promise<Array<number | undefined>> {
     const stream = openStream("tick")
     for (let i = 0; i < 32; i++) value(await stream.upsert({ id: `quick-${i}`, consumer: "test.quick", at: T0 }))
-    const timers = await stream.inside(async (instance) => {
+    return stream.inside(async (instance) => {
       const spy = vi.spyOn(globalThis, "setTimeout")
       try {
         instance.setNow(T0 + SECOND)
-        expect(await instance.tick()).toMatchObject({ claimed: 32, delivered: 32 })
+        const ticking = instance.tick()
+        answer()
+        expect(await ticking).toMatchObject({ claimed: 32, delivered: 32 })
         return spy.mock.calls.map(([, ms]) => ms)
       } finally {
         spy.mockRestore()
       }
     })
-    // test.quick's deadline, 300 ms, comes before the yield (30 s), and the 32 answers settle in one turn:
-    // no yield timer, no end-of-turn settlement timer (the tick's arm may set the directory's own).
-    expect({
-      deadline: timers.filter((ms) => ms === 300).length,
-      yield: timers.includes(30_000),
-      turn: timers.includes(0),
-    }).toEqual({ deadline: 1, yield: false, turn: false })
+  }
+  // test.quick's deadline, 300 ms, comes before the yield (30 s), and the 32 answers settle in one turn: no yield
+  // timer, no end-of-turn settlement timer (the tick's arm may set the directory's own).
+  const kinds = (timers: Array<number | undefined>) => ({
+    deadline: timers.filter((ms) => ms === 300).length,
+    yield: timers.includes(30_000),
+    turn: timers.includes(0),
+  })
+
+  it("sets no timer at all for a batch whose consumers answer synchronously", async () => {
+    expect(kinds(await timersOfTick(() => {}))).toEqual({ deadline: 0, yield: false, turn: false })
+  })
+
+  it("sets no timer but the shared deadline for a batch answering its promises at once within the yield", async () => {
+    for (let i = 0; i < 32; i++) script.set(`quick-${i}`, ["wait"])
+    const answerAll = () => {
+      expect(waiting).toHaveLength(32)
+      for (const each of waiting.splice(0)) each.answer()
+    }
+    expect(kinds(await timersOfTick(answerAll))).toEqual({ deadline: 1, yield: false, turn: false })
   })
 
   it("keeps at most 32 deliveries in flight across ticks that yielded", async () => {

@@ -54,7 +54,10 @@ async function deliver(
   const context = attempt.context()
   try {
     // Called at once, not a microtask later: a throw is caught below as a rejection would be.
-    const work = Promise.resolve(consumer.deliver(delivery, context))
+    const answer = consumer.deliver(delivery, context)
+    // An answer given synchronously is in before any deadline could fire: it needs no timer.
+    if (!isThenable(answer)) return resultOf(answer, delivery)
+    const work = Promise.resolve(answer)
     const abort = () =>
       attempt.abort(
         new DeliveryTimeoutError(`consumer "${consumer.name}" passed its ${consumer.timeoutMs} ms deadline`),
@@ -63,13 +66,22 @@ async function deliver(
       ? deadlines.within(work, consumer.timeoutMs, abort)
       : within(work, consumer.timeoutMs, abort))
     if (outcome === TIMED_OUT) return { status: "retry", reason: `deadline: no answer within ${consumer.timeoutMs} ms` }
-    // A copy, checked: the consumer still holds the outcome it returned and may change it.
-    return isOutcome(outcome) ? normalised(outcome) : { status: "delivered", lateByMs: delivery.lateByMs }
+    return resultOf(outcome, delivery)
   } catch (error) {
     span.recordException(exceptionOf(error))
     return { status: "retry", reason: describeError(error) }
   }
 }
+
+/** A consumer's answer as a result: a copy, checked, since the consumer still holds the outcome it returned. */
+const resultOf = (answer: unknown, delivery: Delivery): DeliveryResult =>
+  isOutcome(answer) ? normalised(answer) : { status: "delivered", lateByMs: delivery.lateByMs }
+
+/** Reading `then` may throw (a getter, a proxy): the caller's catch makes that a retry. */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  (typeof value === "object" || typeof value === "function") &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === "function"
 
 /**
  * One attempt's context. Its signal and logger are made when the consumer first reads them (most
