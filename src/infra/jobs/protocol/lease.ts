@@ -1,7 +1,7 @@
-import { and, eq, isNull, lte, or } from "drizzle-orm"
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm"
 import { type Database, type JobLease, jobsLeases } from "../../db/index.ts"
 import type { RunEnding } from "../contract/record.ts"
-import { DATABASE_NOW, type SlotClaimRequest, slotClaimStatement } from "./slot-claim.ts"
+import { DATABASE_NOW, type SlotClaimRequest, slotClaimStatement, UNRELEASED } from "./slot-claim.ts"
 import { releaseStatements, runReleases } from "./slot-release.ts"
 
 export { type LeaseStatus, leaseStatus } from "./lease-status.ts"
@@ -79,7 +79,9 @@ export async function forceRelease(db: Database, name: string, force: boolean): 
     db.select().from(jobsLeases).where(named),
     db
       .update(jobsLeases)
-      .set({ leaseUntil: null, leaseMs: null, holder: null })
+      // The holder it clears keeps its slot as won (slot-claim.ts, UNRELEASED): a run its release never recorded
+      // (the next claim finds no holder to keep) is then never said taken.
+      .set({ leaseUntil: null, leaseMs: null, holder: null, unreleasedSlots: sql.raw(UNRELEASED) })
       .where(releasable)
       .returning({ name: jobsLeases.name }),
   ])

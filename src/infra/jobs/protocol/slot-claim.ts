@@ -52,10 +52,11 @@ const UNFOLDED = `last_run_slot is not null and (hour_start is null or hour_runs
 /**
  * The lease row's unreleased slots once this claim takes the lease: a holder that never released it (its run's
  * release failed, or never came) had its slot won, so that slot is kept, newest first, within UNRELEASED_CHARS
- * (about 20 slots; a number the cut shortens can never equal a whole slot's).
+ * (about 20 slots; a number the cut shortens can never equal a whole slot's). An operator's release that clears a
+ * holder keeps its slot the same way (lease.ts, forceRelease): the next claim then finds no holder.
  */
 export const UNRELEASED_CHARS = 300
-const UNRELEASED = `case when jobs_leases.holder is null then jobs_leases.unreleased_slots
+export const UNRELEASED = `case when jobs_leases.holder is null then jobs_leases.unreleased_slots
     else substr(cast(jobs_leases.last_slot as text) || coalesce(',' || jobs_leases.unreleased_slots, ''), 1, ${UNRELEASED_CHARS}) end`
 
 /** A member of a claim entry's JSON, as SQL: json_extract is SQLite's, and the twin of migration 0009 PostgreSQL's. */
