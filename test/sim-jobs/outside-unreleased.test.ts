@@ -49,4 +49,40 @@ describe("a slot that ran unrecorded, asked for again", () => {
     expect(outcome.failure?.all).toBeUndefined()
     expect(outcome.counters["slot taken"] ?? 0).toBe(0)
   })
+
+  // 00:01's claim answers late and the batch that would end its lease and record it skipped fails; 00:02 is refused,
+  // lease held; 00:03 runs; a replica two minutes behind asks for 00:01.
+  it("after its late claim's compensating release failed, is not said taken", async () => {
+    const late: Step = {
+      ...beat,
+      faults: [
+        { target: "claim", kind: "late" },
+        { target: "release", kind: "fail" },
+      ],
+    }
+    const steps: Step[] = [tick, late, tick, beat, tick, beat, { ...beat, skewMs: -120_000 }]
+    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["slot taken"] ?? 0).toBe(0)
+  })
+
+  // 00:59 ran unrecorded; 01:00 is refused, lease held; 01:01 runs (a new hour); a replica behind asks for 00:59.
+  it("in the hour before, is not said taken", async () => {
+    const before: Step[] = Array.from({ length: 58 }, () => tick)
+    const steps: Step[] = [...before, tick, unrecorded, tick, beat, tick, beat, { ...beat, skewMs: -120_000 }]
+    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["slot taken"] ?? 0).toBe(0)
+  })
+
+  // 00:01 is handed to the queue; its delivery runs it unrecorded and leaves the message queued (a redelivery
+  // follows); 00:03 runs; the message is delivered again, twice in one batch.
+  it("when its queue message is redelivered after a later slot ran, twice in a batch, is not said taken", async () => {
+    const deliver: Step = { op: "deliver", count: 1, again: true, faults: [], acts: {}, mode: "batch" }
+    const failing: Step = { ...deliver, faults: [{ target: "release", kind: "fail" }] }
+    const steps: Step[] = [tick, { op: "handOff" }, { op: "handOff" }, failing, tick, beat, tick, beat]
+    const outcome = await simulate(planOf([...steps, { ...deliver, count: 2, again: false }]), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["slot taken"] ?? 0).toBe(0)
+  })
 })
