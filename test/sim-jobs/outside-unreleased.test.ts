@@ -86,3 +86,24 @@ describe("a slot that ran unrecorded, asked for again", () => {
     expect(outcome.counters["slot taken"] ?? 0).toBe(0)
   })
 })
+
+describe("a slot whose skip is already said, asked for again once a later slot ran", () => {
+  const kept: Step = { op: "deliver", count: 1, again: true, faults: [], acts: {}, mode: "batch" }
+  const last: Step = { ...kept, again: false }
+
+  // 00:01's message arrives after 00:02 ran (slot taken: a line, an entry), then is redelivered in a later batch.
+  it("said taken by a late message, is not said taken again by its redelivery", async () => {
+    const outcome = await simulate(planOf([tick, { op: "handOff" }, tick, beat, kept, last]), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["slot taken"]).toBe(1)
+  })
+
+  // 00:01 ran unrecorded; 00:02's message finds the lease held (a line, an entry) and is redelivered after 00:04 ran.
+  it("skipped as lease held, is not said taken too by its message's redelivery", async () => {
+    const steps: Step[] = [tick, unrecorded, tick, { op: "handOff" }, kept, tick, tick, beat, last]
+    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["lease held"]).toBe(1)
+    expect(outcome.counters["slot taken"] ?? 0).toBe(0)
+  })
+})

@@ -211,9 +211,9 @@ function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
   // slot was another run's.
   if (last === slot || row.run_history?.includes(`{"slot":${slot},`)) return { won: false }
   if (`,${row.unreleased_slots ?? ""},`.includes(`,${slot},`)) return { won: false }
-  const had = entriesOf(slot - (slot % HOUR_MS), row.hour_runs ?? "").some(
-    (entry) => entry.slot === slot && (entry.outcome !== "skipped" || entry.reason === "claim timed out"),
-  )
+  // Any entry of it in its hour: a run's, or its skip already said with its reason (lease held, slot taken by an
+  // earlier delivery of this message, ...): the slot has its one line and entry, and a second ask writes nothing.
+  const had = entriesOf(slot - (slot % HOUR_MS), row.hour_runs ?? "").some((entry) => entry.slot === slot)
   if (had) return { won: false }
   return { won: false, taken: { slot: last } }
 }
