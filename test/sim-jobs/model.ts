@@ -69,7 +69,9 @@ export class JobModel {
     // skip is recorded (its one entry, with its reason), is another's: nothing more is said of it.
     if (slot <= this.lastSlot)
       return this.claimed.has(slot) || this.recorded.has(slot) ? { fate: "taken" } : { fate: "taken", late: true }
-    if (this.leaseUntil !== null && this.leaseUntil >= at) return { fate: "skipped", reason: "lease held" }
+    // A slot whose skip is recorded already (a replica's heartbeat, an earlier delivery) is said once.
+    if (this.leaseUntil !== null && this.leaseUntil >= at)
+      return this.recorded.has(slot) ? { fate: "taken" } : { fate: "skipped", reason: "lease held" }
     if (slot > at + TOLERANCE) return { fate: "taken" }
     return { fate: "won" }
   }

@@ -107,3 +107,13 @@ describe("a slot whose skip is already said, asked for again once a later slot r
     expect(outcome.counters["slot taken"] ?? 0).toBe(0)
   })
 })
+
+describe("a slot refused as lease held", () => {
+  // 00:01 ran unrecorded; at 00:02 two replicas' heartbeats fire: the lease is held for both.
+  it("is said held once when two replicas' heartbeats ask for it", async () => {
+    const steps: Step[] = [tick, unrecorded, tick, beat, { ...beat, skewMs: 2_000 }]
+    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["lease held"]).toBe(1)
+  })
+})
