@@ -87,6 +87,19 @@ describe("a slot that ran unrecorded, asked for again", () => {
   })
 })
 
+describe("a slot that ran unrecorded, in the batch whose claim keeps it", () => {
+  // 00:01 is handed to the queue and run by the heartbeat, unrecorded; 00:03 is handed off too; one batch holds both:
+  // 00:03's claim takes the lease (keeping 00:01) and 00:01's lookup, after it, must find it kept.
+  it("is not said taken", async () => {
+    const deliver: Step = { op: "deliver", count: 2, again: false, faults: [], acts: {}, mode: "batch" }
+    const steps: Step[] = [tick, { op: "handOff" }, unrecorded, tick, tick, { op: "handOff" }, deliver]
+    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters.ran).toBe(1)
+    expect(outcome.counters["slot taken"] ?? 0).toBe(0)
+  })
+})
+
 describe("a slot whose skip is already said, asked for again once a later slot ran", () => {
   const kept: Step = { op: "deliver", count: 1, again: true, faults: [], acts: {}, mode: "batch" }
   const last: Step = { ...kept, again: false }
