@@ -43,6 +43,21 @@ const lease = (runs: RunRecord[], lastSlot = runs.at(-1)?.slot ?? 0, leaseUntil:
 const statuses = (entries: ReturnType<typeof timeline>) => entries.map((e) => [(e.slot - T0) / MINUTE, e.status])
 
 describe("a job's timeline", () => {
+  // Issue 45: a run whose release failed, once a later claim took its lease, ran: its slot is unrecorded, never missed.
+  it("shows a slot a claim won and no release recorded as unrecorded, after a later slot was claimed", () => {
+    const row = { ...lease([run(0), run(4)]), unreleasedSlots: `${at(2)},${at(1)}` }
+    expect(statuses(timeline(job("* * * * *"), row, at(5) + 30_000))).toEqual([
+      [4, "ran"],
+      [3, "missed"],
+      [2, "unrecorded"],
+      [1, "unrecorded"],
+      [0, "ran"],
+    ])
+    // The list's oldest number, cut short by its bound, names no slot.
+    const cut = { ...row, unreleasedSlots: `${at(2)},${String(at(1)).slice(0, 6)}` }
+    expect(statuses(timeline(job("* * * * *"), cut, at(5) + 30_000))).toContainEqual([1, "missed"])
+  })
+
   it("shows the slots the cron named but no run took as missed gaps between the recorded runs", () => {
     const recorded = lease([run(0), run(1, "failed"), run(4), run(5, "timed-out")])
     expect(statuses(timeline(job("* * * * *"), recorded, at(6) + 30_000))).toEqual([

@@ -71,9 +71,13 @@ export class JobModel {
 
   /** The claim statement's verdict: a newer slot than any taken, the lease free, not ahead of the database. */
   private decide(slot: number, at: number): Claim {
-    // A slot no run ever had, refused because a later one was claimed: no run will have it.
-    if (slot <= this.lastSlot) return this.claimed.has(slot) ? { fate: "taken" } : { fate: "taken", late: true }
-    if (this.leaseUntil !== null && this.leaseUntil >= at) return { fate: "skipped", reason: "lease held" }
+    // A slot no run ever had, refused because a later one was claimed: no run will have it. One a run had, or whose
+    // skip is recorded (its one entry, with its reason), is another's: nothing more is said of it.
+    if (slot <= this.lastSlot)
+      return this.claimed.has(slot) || this.recorded.has(slot) ? { fate: "taken" } : { fate: "taken", late: true }
+    // A slot whose skip is recorded already (a replica's heartbeat, an earlier delivery) is said once.
+    if (this.leaseUntil !== null && this.leaseUntil >= at)
+      return this.recorded.has(slot) ? { fate: "taken" } : { fate: "skipped", reason: "lease held" }
     if (slot > at + TOLERANCE) return { fate: "taken" }
     return { fate: "won" }
   }

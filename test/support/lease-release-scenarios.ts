@@ -32,6 +32,13 @@ export function leaseReleaseClockScenarios(binding: () => D1Database) {
     vi.useFakeTimers({ toFake: ["Date"] })
     vi.setSystemTime(real + offset)
   }
+  /** The slots the row keeps as won and never released (slot-claim.ts, UNRELEASED), as text. */
+  const kept = async (name: string) =>
+    (
+      await database(binding()).all<{ unreleased_slots: string | null }>(
+        sql`select unreleased_slots from jobs_leases where name = ${name}`,
+      )
+    )[0]?.unreleased_slots ?? null
   afterEach(() => vi.useRealTimers())
 
   it("refuses (409) to free a lease the database still holds, though the replica's clock 5 minutes ahead says it expired", async () => {
@@ -50,6 +57,11 @@ export function leaseReleaseClockScenarios(binding: () => D1Database) {
     // Forced, it goes.
     expect(await (await release(name, true)).json()).toMatchObject({ released: true })
     expect(await row(name)).toEqual([{ holder: null, lease_until: null }])
+    // Issue 45: the holder it cleared keeps its slot as won, so a run whose release never comes is not said taken.
+    expect(await kept(name)).toBe(String(slot))
+    // Released again, with no holder left, nothing more is kept.
+    expect(await (await release(name, true)).json()).toMatchObject({ released: false })
+    expect(await kept(name)).toBe(String(slot))
   })
 
   it("frees a lease the database judges expired, though the replica's clock 5 minutes behind says it is held", async () => {

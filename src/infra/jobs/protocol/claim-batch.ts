@@ -28,16 +28,17 @@ export type ClaimAnswer = ClaimWon | ClaimRefused
 
 /**
  * The lease rows of refused claims, a row for each job and hour of them (its value `{ j: name, s }`, the oldest
- * slot refused in that hour): with the run history and that hour's entries only where a later slot was claimed, to
- * tell a slot no run had from one another run recorded, or whose claim won too late to run it.
+ * slot refused in that hour): with that hour's entries, to tell a slot whose skip is already said (a second ask of
+ * it writes nothing), and, only where a later slot was claimed, the run history, to tell a slot no run had from one
+ * another run recorded, or whose claim won too late to run it.
  */
 const HELD_TEXT = `select l.name, l.last_slot, l.holder, ${member("s", "bigint")} as s,
   case when l.last_slot > ${member("s", "bigint")} then l.run_history end as run_history,
   case when l.last_slot > ${member("s", "bigint")} then l.unreleased_slots end as unreleased_slots,
-  case when l.last_slot > ${member("s", "bigint")} then coalesce((select h.runs from jobs_run_hours as h
+  coalesce((select h.runs from jobs_run_hours as h
     where h.job = l.name and h.hour = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}), '')
     || (case when l.hour_start = ${member("s", "bigint")} - ${member("s", "bigint")} % ${HOUR_MS}
-      then coalesce(',' || l.hour_runs, '') else '' end) end as hour_runs
+      then coalesce(',' || l.hour_runs, '') else '' end) as hour_runs
 from json_each(?) as job join jobs_leases as l on l.name = ${member("j", "text")}`
 
 /** A row the claim statement gives back: a slot won. */
@@ -205,16 +206,16 @@ const heldKey = (name: string, slot: number) => `${slot - (slot % HOUR_MS)} ${na
 function refusal(row: LeaseRow | undefined, slot: number): ClaimRefused {
   if (row === undefined) return { won: false }
   const last = Number(row.last_slot)
+  // Any entry of it in its hour: a run's, or its skip already said with its reason (lease held, slot taken by an
+  // earlier delivery of this message, ...): the slot has its one line and entry, and a second ask writes nothing.
+  const said = entriesOf(slot - (slot % HOUR_MS), row.hour_runs ?? "").some((entry) => entry.slot === slot)
   if (last < slot)
-    return row.holder === null ? { won: false } : { won: false, held: { slot: last, holder: row.holder } }
+    return row.holder === null || said ? { won: false } : { won: false, held: { slot: last, holder: row.holder } }
   // A run of it recorded (its newest 20 runs), its claim won and never released, or won too late to run it: the
   // slot was another run's.
   if (last === slot || row.run_history?.includes(`{"slot":${slot},`)) return { won: false }
   if (`,${row.unreleased_slots ?? ""},`.includes(`,${slot},`)) return { won: false }
-  const had = entriesOf(slot - (slot % HOUR_MS), row.hour_runs ?? "").some(
-    (entry) => entry.slot === slot && (entry.outcome !== "skipped" || entry.reason === "claim timed out"),
-  )
-  if (had) return { won: false }
+  if (said) return { won: false }
   return { won: false, taken: { slot: last } }
 }
 

@@ -79,6 +79,8 @@ export async function forceRelease(db: Database, name: string, force: boolean): 
     db.select().from(jobsLeases).where(named),
     db
       .update(jobsLeases)
+      // The holder it clears keeps its slot as won (slot-claim.ts, UNRELEASED): a run its release never recorded
+      // (the next claim finds no holder to keep) is then never said taken.
       .set({ leaseUntil: null, leaseMs: null, holder: null, unreleasedSlots: sql.raw(UNRELEASED) })
       .where(releasable)
       .returning({ name: jobsLeases.name }),
