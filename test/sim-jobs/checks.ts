@@ -49,14 +49,10 @@ const lineKey = (line: Line) => {
 
 /**
  * The rule a slot whose claim won breaks when it is said taken again: recorded, or unrecorded (its release failed)
- * with its lease then taken by a claim of today's code or an operator, or by a 0.1.0 replica's claim (a rollout).
+ * with its lease then taken by a claim (today's, or a 0.1.0 replica's during a rollout) or an operator.
  */
 const takenAgain = (model: JobModel, slot: number) =>
-  model.recorded.has(slot)
-    ? "slot-taken-again-recorded"
-    : model.unreleasedLostToOld.has(slot)
-      ? "slot-taken-again-rollout"
-      : "slot-taken-again"
+  model.recorded.has(slot) ? "slot-taken-again-recorded" : "slot-taken-again"
 
 /** What one step left against what the model says it must: lines, metrics, runs, D1's count. */
 export function checkStep(world: World, prefix: string): Violation[] {

@@ -10,35 +10,26 @@ const tick: Step = { op: "tick", offsetMs: 1_000 }
 
 const deliver: Step = { op: "deliver", count: 2, again: false, faults: [], acts: {}, mode: "batch" }
 
-/** The smallest run that breaks each KNOWN rule, kept as that rule's repro. */
-const repros: Record<string, Step[]> = {
-  // The 00:01 run's release fails (it ran, unrecorded); 00:02 is refused, lease held; a 0.1.0 replica runs 00:03
-  // (its claim keeps no unreleased slot); a replica two minutes behind asks for 00:01 again.
-  "slot-taken-again-rollout": [
-    tick,
-    { ...beat, faults: [{ target: "release", kind: "fail" }] },
-    tick,
-    beat,
-    tick,
-    { op: "old", job: 0, skewMs: 0 },
-    { ...beat, skewMs: -120_000 },
-  ],
-}
+/** The smallest run that breaks each KNOWN rule, kept as that rule's repro (none left: each is now a plain test). */
+const repros: Record<string, Step[]> = {}
+
+/**
+ * The 00:01 run's release fails (it ran, unrecorded); 00:02 is refused, lease held; `takeover` claims 00:03, keeping
+ * 00:01 as won and unreleased; a replica two minutes behind asks for 00:01 again.
+ */
+const unrecordedThen = (takeover: Step): Step[] => [
+  tick,
+  { ...beat, faults: [{ target: "release", kind: "fail" }] },
+  tick,
+  beat,
+  tick,
+  takeover,
+  { ...beat, skewMs: -120_000 },
+]
 
 describe("fixed on i45: a slot that ran unrecorded (its release failed)", () => {
-  // The 00:01 run's release fails (it ran, unrecorded); 00:02 is refused, lease held; 00:03 runs, its claim keeping
-  // 00:01 as won and unreleased; a replica two minutes behind asks for 00:01 again.
   it("is not said taken again when a replica asks for it", async () => {
-    const steps: Step[] = [
-      tick,
-      { ...beat, faults: [{ target: "release", kind: "fail" }] },
-      tick,
-      beat,
-      tick,
-      beat,
-      { ...beat, skewMs: -120_000 },
-    ]
-    const outcome = await simulate(planOf(steps), { tolerate: [] })
+    const outcome = await simulate(planOf(unrecordedThen(beat)), { tolerate: [] })
     expect(outcome.failure?.all).toBeUndefined()
     expect(outcome.counters["slot taken"] ?? 0).toBe(0)
   })
@@ -77,6 +68,16 @@ describe("fixed on i45: a slot whose claim won too late to run it", () => {
     const steps: Step[] = [tick, { ...beat, faults: [{ target: "claim", kind: "late" }] }, tick, beat]
     const outcome = await simulate(planOf([...steps, { ...beat, skewMs: -60_000 }]), { tolerate: [] })
     expect(outcome.failure?.all).toBeUndefined()
+  })
+})
+
+describe("fixed on i45: a slot that ran unrecorded whose lease a 0.1.0 replica took next (a rollout)", () => {
+  // Migration 0012's trigger keeps 00:01 unreleased for 0.1.0's claim of 00:03.
+  it("is not said taken again when a replica asks for it", async () => {
+    const outcome = await simulate(planOf(unrecordedThen({ op: "old", job: 0, skewMs: 0 })), { tolerate: [] })
+    expect(outcome.failure?.all).toBeUndefined()
+    expect(outcome.counters["old replica ran"]).toBe(1)
+    expect(outcome.counters["slot taken"] ?? 0).toBe(0)
   })
 })
 

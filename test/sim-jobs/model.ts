@@ -27,11 +27,6 @@ export class JobModel {
   readonly runs: string[] = []
   /** Every slot a claim took. */
   readonly claimed = new Set<number>()
-  /**
-   * Slots that ran unrecorded whose lease a 0.1.0 replica's claim took next (a rollout): 0.1.0 keeps no unreleased
-   * slot, so nothing in D1 says that slot's claim won (docs/limits.md).
-   */
-  readonly unreleasedLostToOld = new Set<number>()
   private firstRecorded = Number.POSITIVE_INFINITY
   readonly pauses: Array<{ from: number; to: number | null }> = []
 
@@ -48,12 +43,11 @@ export class JobModel {
    * A claim of `slot` at database time `at`; `release` is how the invocation's release batch fares, which carries
    * a skipped slot's history entry too. The heartbeat skips a job paused now before it claims.
    */
-  claim(slot: number, at: number, fault: Fault, release: Fault, heartbeat: boolean, old = false): Claim {
+  claim(slot: number, at: number, fault: Fault, release: Fault, heartbeat: boolean): Claim {
     if (heartbeat && this.paused()) return { fate: "skipped", reason: "paused" }
     if (fault === "fail") return { fate: "skipped", reason: "claim failed" }
     const claim = this.decide(slot, at)
     if (claim.fate === "won") {
-      if (old && this.holder && !this.recorded.has(this.lastSlot)) this.unreleasedLostToOld.add(this.lastSlot)
       this.lastSlot = slot
       this.claimed.add(slot)
       this.leaseUntil = at + this.leaseMs

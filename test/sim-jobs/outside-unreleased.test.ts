@@ -31,10 +31,10 @@ describe("a slot that ran unrecorded, asked for again", () => {
 
   // 00:01 ran, its release failed; its lease ends; a 0.1.0 replica (which knows no unreleased_slots) takes the
   // lease for 00:03 and runs it; a replica three minutes behind asks for 00:01.
-  // DEFECT (not fixed): 0.1.0's claim overwrites holder and last_slot without keeping the unreleased holder's slot,
-  // so 00:01 is said `slot taken` (a second line, and a skipped history entry for a slot that ran). Only a trigger
-  // on jobs_leases (or a rollout that drains 0.1.0 first) could keep it; named on issue 45.
-  it.fails("after a 0.1.0 replica took the lease from its run, is not said taken", async () => {
+  // Was a defect: 0.1.0's claim overwrites holder and last_slot without keeping the unreleased holder's slot, so 00:01
+  // was said `slot taken` (a second line, and a skipped history entry for a slot that ran). Migration 0012's trigger
+  // keeps it for any release's claim.
+  it("after a 0.1.0 replica took the lease from its run, is not said taken", async () => {
     const steps: Step[] = [tick, unrecorded, tick, tick, { op: "old", job: 0, skewMs: 0 }, tick, beat]
     const outcome = await simulate(planOf([...steps, { ...beat, skewMs: -180_000 }]), { tolerate: [] })
     expect(outcome.failure?.all).toBeUndefined()

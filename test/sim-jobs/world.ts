@@ -257,7 +257,7 @@ export class World {
     await Jobs010.run(this.old[job] as Job010, new Date(slot), { env: { DB: db }, now: () => clock })
     const model = this.models[job] as JobModel
     // 0.1.0 writes no entry for a slot it did not run.
-    const claim = model.claim(slot, clock, "ok", "fail", false, true)
+    const claim = model.claim(slot, clock, "ok", "fail", false)
     const expected: Expected = { job, slot, claim, old: true }
     if (claim.fate === "won") {
       model.settle(slot, "ran", "ok")

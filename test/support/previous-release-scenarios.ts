@@ -182,6 +182,37 @@ export function previousReleaseScenarios(binding: () => D1Database) {
     expect(await oldClaim(T0 + 3 * MINUTE, T0 + 6 * MINUTE, "old-below")).toBe(false)
     expect(await oldClaim(T0 + 5 * MINUTE, T0 + 5 * MINUTE + 1_000, "old-5")).toBe(true)
   })
+
+  it("keeps a slot that ran unrecorded when 0.1.0's claim takes its lease, as today's claim does (migration 0012)", async () => {
+    const name = fresh()
+    const db = database(binding())
+    const old = v010.database(binding())
+    const unreleased = async () => {
+      const row = await binding()
+        .prepare("SELECT unreleased_slots FROM jobs_leases WHERE name = ?")
+        .bind(name)
+        .first<{ unreleased_slots: string | null }>()
+      return row?.unreleased_slots ? row.unreleased_slots.split(",").map(Number) : []
+    }
+    // Today's run of T0 is never released (its release failed); 0.1.0 takes the ended lease for T0+2.
+    expect(await claimToday(db, { name, slot: T0, now: T0 + 1_000, leaseMs: MINUTE, holder: "today-0" })).toBe(true)
+    const oldClaim = (slot: number, holder: string) =>
+      v010.claimSlot(old, { name, slot, now: slot + 1_000, leaseMs: MINUTE, holder })
+    expect(await oldClaim(T0 + 2 * MINUTE, "old-2")).toBe(true)
+    expect(await unreleased()).toEqual([T0])
+    // 0.1.0 records its own run: nothing more is kept, and its next claim keeps nothing.
+    expect(await v010.releaseSlot(old, name, "old-2")).toBe(true)
+    expect(await oldClaim(T0 + 3 * MINUTE, "old-3")).toBe(true)
+    expect(await unreleased()).toEqual([T0])
+    // 0.1.0's T0+3 is never released either: today's claim keeps it once (the trigger leaves today's own alone).
+    expect(
+      await claimToday(db, { name, slot: T0 + 5 * MINUTE, now: T0 + 5 * MINUTE, leaseMs: MINUTE, holder: "t" }),
+    ).toBe(true)
+    expect(await unreleased()).toEqual([T0 + 3 * MINUTE, T0])
+    // And today's claim still refuses the slots kept: neither is won again.
+    for (const slot of [T0, T0 + 3 * MINUTE])
+      expect(await claimToday(db, { name, slot, now: T0 + 9 * MINUTE, leaseMs: MINUTE, holder: "again" })).toBe(false)
+  })
 }
 
 /** The table the scenarios' jobs write, in SQL that SQLite and PostgreSQL both read. */
