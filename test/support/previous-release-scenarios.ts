@@ -213,6 +213,33 @@ export function previousReleaseScenarios(binding: () => D1Database) {
     for (const slot of [T0, T0 + 3 * MINUTE])
       expect(await claimToday(db, { name, slot, now: T0 + 9 * MINUTE, leaseMs: MINUTE, holder: "again" })).toBe(false)
   })
+
+  it("keeps a slot that 0.1.0 ran below last_slot (its clock-jump claim) and never released, when the next claim takes its lease", async () => {
+    const name = fresh()
+    const db = database(binding())
+    const old = v010.database(binding())
+    const unreleased = async () => {
+      const row = await binding()
+        .prepare("SELECT unreleased_slots FROM jobs_leases WHERE name = ?")
+        .bind(name)
+        .first<{ unreleased_slots: string | null }>()
+      return row?.unreleased_slots ? row.unreleased_slots.split(",").map(Number) : []
+    }
+    const oldClaim = (slot: number, now: number, holder: string) =>
+      v010.claimSlot(old, { name, slot, now, leaseMs: MINUTE, holder })
+    expect(await oldClaim(T0, T0 + 1_000, "old-0")).toBe(true)
+    expect(await v010.releaseSlot(old, name, "old-0")).toBe(true)
+    // A 0.1.0 replica whose clock jumped an hour ahead claims and records T0+60.
+    expect(await oldClaim(T0 + 60 * MINUTE, T0 + 60 * MINUTE + 1_000, "jumped")).toBe(true)
+    expect(await v010.releaseSlot(old, name, "jumped")).toBe(true)
+    // A 0.1.0 replica on the right clock claims T0+2 below last_slot (lower_slot path): it runs, its release fails.
+    expect(await oldClaim(T0 + 2 * MINUTE, T0 + 2 * MINUTE + 1_000, "old-low")).toBe(true)
+    // Today's claim takes that ended lease: the slot old-low ran unrecorded must be kept.
+    expect(
+      await claimToday(db, { name, slot: T0 + 61 * MINUTE, now: T0 + 61 * MINUTE, leaseMs: MINUTE, holder: "t" }),
+    ).toBe(true)
+    expect(await unreleased()).toContain(T0 + 2 * MINUTE)
+  })
 }
 
 /** The table the scenarios' jobs write, in SQL that SQLite and PostgreSQL both read. */
