@@ -25,7 +25,7 @@ export const MIGRATION_ADDS: Readonly<Record<string, readonly string[]>> = {
   "0009_jobs_hour_fold": ["jobs_leases.hour_start", "jobs_leases.hour_runs", "jobs_leases.hour_max_ms", "json_extract"],
   "0010_alerts_and_pauses": ["jobs_pauses", "alert_incidents"],
   "0011_jobs_unreleased_slots": ["jobs_leases.unreleased_slots"],
-  "0012_jobs_keep_unreleased": ["jobs_leases_keep_unreleased"],
+  "0012_jobs_keep_unreleased": ["jobs_leases.held_lower_slot", "jobs_leases_keep_unreleased"],
 }
 
 // SQLite and D1: `no such column: [t.]x`, `no such table: main.x`, `table t has no column named x`; PostgreSQL:

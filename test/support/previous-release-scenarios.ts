@@ -2,7 +2,11 @@ import { expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import type { SlotwiseEnv } from "../../src/infra/env.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
-import { claimSlot as claimToday, releaseSlot as releaseToday } from "../../src/infra/jobs/protocol/lease.ts"
+import {
+  claimSlot as claimToday,
+  forceRelease,
+  releaseSlot as releaseToday,
+} from "../../src/infra/jobs/protocol/lease.ts"
 import { commitOnce as commitOnceToday } from "../../src/infra/once.ts"
 import * as v010 from "../compat/0.1.0/engine.js"
 
@@ -214,7 +218,7 @@ export function previousReleaseScenarios(binding: () => D1Database) {
       expect(await claimToday(db, { name, slot, now: T0 + 9 * MINUTE, leaseMs: MINUTE, holder: "again" })).toBe(false)
   })
 
-  it("keeps a slot that 0.1.0 ran below last_slot (its clock-jump claim) and never released, when the next claim takes its lease", async () => {
+  it("keeps the slot 0.1.0's clock-jump claim held below last_slot, whichever claim or release takes its lease (migration 0012)", async () => {
     const name = fresh()
     const db = database(binding())
     const old = v010.database(binding())
@@ -225,20 +229,38 @@ export function previousReleaseScenarios(binding: () => D1Database) {
         .first<{ unreleased_slots: string | null }>()
       return row?.unreleased_slots ? row.unreleased_slots.split(",").map(Number) : []
     }
-    const oldClaim = (slot: number, now: number, holder: string) =>
-      v010.claimSlot(old, { name, slot, now, leaseMs: MINUTE, holder })
-    expect(await oldClaim(T0, T0 + 1_000, "old-0")).toBe(true)
+    const at = (minutes: number) => T0 + minutes * MINUTE
+    // 0.1.0's claim on a replica's clock: `now` is that clock, `slot` what it names.
+    const oldClaim = (minutes: number, clockMinutes: number, holder: string) =>
+      v010.claimSlot(old, { name, slot: at(minutes), now: at(clockMinutes) + 1_000, leaseMs: MINUTE, holder })
+    const todayClaim = (minutes: number, holder: string) =>
+      claimToday(db, { name, slot: at(minutes), now: at(minutes), leaseMs: MINUTE, holder })
+    expect(await oldClaim(0, 0, "old-0")).toBe(true)
     expect(await v010.releaseSlot(old, name, "old-0")).toBe(true)
-    // A 0.1.0 replica whose clock jumped an hour ahead claims and records T0+60.
-    expect(await oldClaim(T0 + 60 * MINUTE, T0 + 60 * MINUTE + 1_000, "jumped")).toBe(true)
+    // A 0.1.0 replica whose clock jumped an hour ahead claims and releases T0+60.
+    expect(await oldClaim(60, 60, "jumped")).toBe(true)
     expect(await v010.releaseSlot(old, name, "jumped")).toBe(true)
-    // A 0.1.0 replica on the right clock claims T0+2 below last_slot (lower_slot path): it runs, its release fails.
-    expect(await oldClaim(T0 + 2 * MINUTE, T0 + 2 * MINUTE + 1_000, "old-low")).toBe(true)
-    // Today's claim takes that ended lease: the slot old-low ran unrecorded must be kept.
-    expect(
-      await claimToday(db, { name, slot: T0 + 61 * MINUTE, now: T0 + 61 * MINUTE, leaseMs: MINUTE, holder: "t" }),
-    ).toBe(true)
-    expect(await unreleased()).toContain(T0 + 2 * MINUTE)
+    // A 0.1.0 replica on the right clock claims T0+2 below last_slot (its lower_slot path); its release fails.
+    expect(await oldClaim(2, 2, "old-low-2")).toBe(true)
+    // Today's claim takes that ended lease: the slot held, T0+2, is kept, not last_slot (T0+60, released).
+    expect(await todayClaim(61, "today-61")).toBe(true)
+    expect(await unreleased()).toEqual([at(2)])
+    // today-61 is never released; 0.1.0's clock-jump claim of T0+3 takes its lease (as from a clock gone back).
+    expect(await oldClaim(3, 3, "old-low-3")).toBe(true)
+    expect(await unreleased()).toEqual([at(61), at(2)])
+    // An operator's release of old-low-3's lease keeps T0+3, the slot it held.
+    expect((await forceRelease(db, name, true)).ended).toBe(true)
+    expect(await unreleased()).toEqual([at(3), at(61), at(2)])
+    // A clock-jump claim released as it should keeps nothing, nor does the claim after it.
+    expect(await oldClaim(4, 4, "old-low-4")).toBe(true)
+    expect(await v010.releaseSlot(old, name, "old-low-4")).toBe(true)
+    expect(await todayClaim(62, "today-62")).toBe(true)
+    expect(await releaseToday(db, name, "today-62")).toBe(true)
+    expect(await unreleased()).toEqual([at(3), at(61), at(2)])
+    // 0.1.0's own next claim takes the lease of one never released: it keeps T0+5 too.
+    expect(await oldClaim(5, 5, "old-low-5")).toBe(true)
+    expect(await oldClaim(63, 63, "old-63")).toBe(true)
+    expect(await unreleased()).toEqual([at(5), at(3), at(61), at(2)])
   })
 }
 
