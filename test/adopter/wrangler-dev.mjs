@@ -67,25 +67,46 @@ export async function d1(...queries) {
 
 // Its own process group, so that stopping it stops workerd too.
 const dev = { child: undefined, exited: undefined }
+/** Signals wrangler dev's whole process group (workerd with it). */
+function signalGroup(child, name) {
+  try {
+    process.kill(-child.pid, name)
+  } catch {
+    // The group is gone already.
+  }
+}
 async function stopDev() {
   const { child, exited } = dev
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
-  const signal = (name) => {
-    try {
-      process.kill(-child.pid, name)
-    } catch {
-      // The group is gone already.
-    }
-  }
-  signal("SIGTERM")
-  const timer = setTimeout(() => signal("SIGKILL"), STOP_GRACE_MS)
+  signalGroup(child, "SIGTERM")
+  const timer = setTimeout(() => signalGroup(child, "SIGKILL"), STOP_GRACE_MS)
   await exited
   clearTimeout(timer)
-  signal("SIGKILL")
+  signalGroup(child, "SIGKILL")
 }
 
-/** Starts `wrangler dev` on free ports and answers its origin once `/` answers 2xx. */
+/** Times wrangler dev is started again on new ports when another process took a port it was given first. */
+const PORT_ATTEMPTS = 3
+
+/**
+ * Starts `wrangler dev` on free ports and answers its origin once `/` answers 2xx. A free port can be taken by
+ * another process (a check beside this one) before wrangler binds it: then it starts again on new ports.
+ */
 export async function startDev() {
+  for (let attempt = 1; ; attempt++) {
+    const seen = devLines.length
+    const origin = await startDevOnce()
+    if (origin) return origin
+    const taken = devLines.slice(seen).some((line) => line.includes("Address already in use"))
+    signalGroup(dev.child, "SIGKILL")
+    if (!taken || attempt === PORT_ATTEMPTS)
+      throw new Error(`wrangler dev exited (status ${dev.child.exitCode}) before it answered`)
+    console.log(`wrangler dev: a port was taken before it bound it; starting again on new ports (${attempt})`)
+  }
+}
+
+/** One start: its origin once `/` answers, undefined when wrangler dev exits first. */
+async function startDevOnce() {
   const [port, inspectorPort] = [await freePort(), await freePort()]
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort)]
   dev.child = spawn(WRANGLER, [...args, "--show-interactive-dev-session=false"], {
@@ -102,6 +123,7 @@ export async function startDev() {
     if (res?.ok) return origin
     await delay(500)
   }
+  if (dev.child.exitCode !== null) return undefined
   throw new Error(`wrangler dev did not answer ${origin}/ within ${START_TIMEOUT_MS} ms`)
 }
 
