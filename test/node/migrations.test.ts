@@ -84,6 +84,7 @@ const before = (from: string, file: string) => {
 }
 
 const DATABASE_CLOCK = "0010_slotwise_jobs_database_clock.sql"
+const KEEP_UNRELEASED = "0015_slotwise_jobs_keep_unreleased.sql"
 
 /**
  * The database-clock migration on one engine: the rows a claimant's clock wrote before it, and what the
@@ -140,9 +141,56 @@ function databaseClockMigration(
       await db.close()
     }
   })
+
+  it("keeps the slot of a 0.1.0 clock-jump lease held when migration 0012 is applied, and only that one (helper-18)", async () => {
+    const db = await open()
+    try {
+      await db.migrate(before(db.folder, KEEP_UNRELEASED))
+      const now = Date.now()
+      const minute = now - (now % MINUTE)
+      const [recorded, lower] = [minute - MINUTE, minute - 30 * MINUTE]
+      // name, last_slot, lease_until, holder, lower_slot: 0.1.0's clock-jump claim of `lower` (its lease ends
+      // before last_slot), a forward claim of last_slot (its lease ends after it), and a lease released.
+      const rows: Array<[string, number, number | null, string | null, number]> = [
+        ["clock-jump", recorded, lower + 61_000, "old-low", lower],
+        ["forward", recorded, recorded + 31_000, "old-forward", lower],
+        ["released", recorded, null, null, lower],
+      ]
+      for (const row of rows)
+        await db.run(
+          "INSERT INTO jobs_leases (name, last_slot, lease_until, holder, lower_slot) VALUES (?, ?, ?, ?, ?)",
+          row,
+        )
+      expect((await db.migrate(db.folder))[0]).toBe(KEEP_UNRELEASED)
+      const kept = async () =>
+        Object.fromEntries(
+          (await db.run("SELECT name, held_lower_slot, unreleased_slots FROM jobs_leases ORDER BY name")).map((row) => [
+            row.name,
+            [row.held_lower_slot === null ? null : Number(row.held_lower_slot), row.unreleased_slots],
+          ]),
+        )
+      expect(await kept()).toEqual({
+        "clock-jump": [lower, String(lower)],
+        forward: [null, null],
+        released: [null, null],
+      })
+      // Today's claims take the two ended leases: each keeps the slot its holder held, once.
+      for (const name of ["clock-jump", "forward", "released"])
+        expect(
+          await db.engine.claim({ name, slot: minute, now: Date.now(), leaseMs: 30_000, holder: `t-${name}` }),
+        ).toBe(true)
+      expect(await kept()).toEqual({
+        "clock-jump": [null, String(lower)],
+        forward: [null, String(recorded)],
+        released: [null, null],
+      })
+    } finally {
+      await db.close()
+    }
+  })
 }
 
-describe("migration 0010 (the database's clock) on libSQL", () => {
+describe("migrations 0010 (the database's clock) and 0012 (unreleased slots kept) on libSQL", () => {
   databaseClockMigration(async () => {
     const client = await openLibsql(freshFileUrl())
     return {
@@ -156,7 +204,7 @@ describe("migration 0010 (the database's clock) on libSQL", () => {
   })
 })
 
-describe("migration 0010 (the database's clock) on a PostgreSQL server", () => {
+describe("migrations 0010 (the database's clock) and 0012 (unreleased slots kept) on a PostgreSQL server", () => {
   databaseClockMigration(async () => {
     const pool = await containerPool(await freshPostgresDatabase())
     return {

@@ -1,10 +1,13 @@
 import { expect, it } from "vitest"
 import { database } from "../../src/infra/db/index.ts"
 import type { SlotwiseEnv } from "../../src/infra/env.ts"
+import { timeline } from "../../src/infra/jobs/history/timeline.ts"
 import { Jobs } from "../../src/infra/jobs/index.ts"
+import { ClaimBatch } from "../../src/infra/jobs/protocol/claim-batch.ts"
 import {
   claimSlot as claimToday,
   forceRelease,
+  listLeases as listLeasesToday,
   releaseSlot as releaseToday,
 } from "../../src/infra/jobs/protocol/lease.ts"
 import { commitOnce as commitOnceToday } from "../../src/infra/once.ts"
@@ -13,6 +16,7 @@ import * as v010 from "../compat/0.1.0/engine.js"
 const MINUTE = 60_000
 // A minute of 2026, well before the machine's clock: the database's clock is stood in for by `now`.
 const T0 = Date.UTC(2026, 5, 1, 9, 0)
+const at = (minutes: number) => T0 + minutes * MINUTE
 let counter = 0
 
 /** Today's Jobs.run reads only DB here: a job with no stream needs no SCHEDULES. */
@@ -187,80 +191,166 @@ export function previousReleaseScenarios(binding: () => D1Database) {
     expect(await oldClaim(T0 + 5 * MINUTE, T0 + 5 * MINUTE + 1_000, "old-5")).toBe(true)
   })
 
+  /** The job's slots kept as won with no release recorded (unreleased_slots), newest first. */
+  const unreleasedOf = async (name: string) => {
+    const row = await binding()
+      .prepare("SELECT unreleased_slots FROM jobs_leases WHERE name = ?")
+      .bind(name)
+      .first<{ unreleased_slots: string | null }>()
+    return row?.unreleased_slots ? row.unreleased_slots.split(",").map(Number) : []
+  }
+  /** 0.1.0's claim of the job's slot T0+`minutes`, on a replica whose clock reads a second past T0+`clockMinutes`. */
+  const oldClaimOf =
+    (name: string) =>
+    (minutes: number, holder: string, clockMinutes = minutes) =>
+      v010.claimSlot(v010.database(binding()), {
+        name,
+        slot: at(minutes),
+        now: at(clockMinutes) + 1_000,
+        leaseMs: MINUTE,
+        holder,
+      })
+  /** 0.1.0's release with its run of T0+`minutes` recorded, as its Jobs.run makes it (engine.d.ts omits the ending). */
+  const oldRecord = (name: string, holder: string, minutes: number) =>
+    (
+      v010.releaseSlot as unknown as (
+        db: unknown,
+        name: string,
+        holder: string,
+        ending: { record: Record<string, unknown>; summary: null },
+      ) => Promise<boolean>
+    )(v010.database(binding()), name, holder, {
+      record: { slot: at(minutes), runId: holder, outcome: "ran", ms: 5, finishedAt: at(minutes) + 5, error: null },
+      summary: null,
+    })
+  /**
+   * 0.1.0's runs of T0 and, on a replica whose clock jumped an hour ahead, of T0+60, each released (and recorded,
+   * with `record`): last_slot is T0+60, so 0.1.0 on the right clock claims the slots below it (its lower_slot path).
+   */
+  const afterClockJump = async (name: string, record = false) => {
+    for (const [minutes, holder] of [
+      [0, "old-0"],
+      [60, "jumped"],
+    ] as const) {
+      expect(await oldClaimOf(name)(minutes, holder)).toBe(true)
+      const released = record
+        ? await oldRecord(name, holder, minutes)
+        : await v010.releaseSlot(v010.database(binding()), name, holder)
+      expect(released).toBe(true)
+    }
+  }
+
   it("keeps a slot that ran unrecorded when 0.1.0's claim takes its lease, as today's claim does (migration 0012)", async () => {
     const name = fresh()
     const db = database(binding())
-    const old = v010.database(binding())
-    const unreleased = async () => {
-      const row = await binding()
-        .prepare("SELECT unreleased_slots FROM jobs_leases WHERE name = ?")
-        .bind(name)
-        .first<{ unreleased_slots: string | null }>()
-      return row?.unreleased_slots ? row.unreleased_slots.split(",").map(Number) : []
-    }
+    const oldClaim = oldClaimOf(name)
     // Today's run of T0 is never released (its release failed); 0.1.0 takes the ended lease for T0+2.
     expect(await claimToday(db, { name, slot: T0, now: T0 + 1_000, leaseMs: MINUTE, holder: "today-0" })).toBe(true)
-    const oldClaim = (slot: number, holder: string) =>
-      v010.claimSlot(old, { name, slot, now: slot + 1_000, leaseMs: MINUTE, holder })
-    expect(await oldClaim(T0 + 2 * MINUTE, "old-2")).toBe(true)
-    expect(await unreleased()).toEqual([T0])
+    expect(await oldClaim(2, "old-2")).toBe(true)
+    expect(await unreleasedOf(name)).toEqual([T0])
     // 0.1.0 records its own run: nothing more is kept, and its next claim keeps nothing.
-    expect(await v010.releaseSlot(old, name, "old-2")).toBe(true)
-    expect(await oldClaim(T0 + 3 * MINUTE, "old-3")).toBe(true)
-    expect(await unreleased()).toEqual([T0])
+    expect(await v010.releaseSlot(v010.database(binding()), name, "old-2")).toBe(true)
+    expect(await oldClaim(3, "old-3")).toBe(true)
+    expect(await unreleasedOf(name)).toEqual([T0])
     // 0.1.0's T0+3 is never released either: today's claim keeps it once (the trigger leaves today's own alone).
-    expect(
-      await claimToday(db, { name, slot: T0 + 5 * MINUTE, now: T0 + 5 * MINUTE, leaseMs: MINUTE, holder: "t" }),
-    ).toBe(true)
-    expect(await unreleased()).toEqual([T0 + 3 * MINUTE, T0])
+    expect(await claimToday(db, { name, slot: at(5), now: at(5), leaseMs: MINUTE, holder: "t" })).toBe(true)
+    expect(await unreleasedOf(name)).toEqual([at(3), T0])
     // And today's claim still refuses the slots kept: neither is won again.
-    for (const slot of [T0, T0 + 3 * MINUTE])
-      expect(await claimToday(db, { name, slot, now: T0 + 9 * MINUTE, leaseMs: MINUTE, holder: "again" })).toBe(false)
+    for (const slot of [T0, at(3)])
+      expect(await claimToday(db, { name, slot, now: at(9), leaseMs: MINUTE, holder: "again" })).toBe(false)
   })
 
-  it("keeps the slot 0.1.0's clock-jump claim held below last_slot, whichever claim or release takes its lease (migration 0012)", async () => {
+  it("keeps the slot 0.1.0's clock-jump claim holds below last_slot until its holder releases it, whichever claim or release takes its lease (migration 0012)", async () => {
     const name = fresh()
     const db = database(binding())
-    const old = v010.database(binding())
-    const unreleased = async () => {
-      const row = await binding()
-        .prepare("SELECT unreleased_slots FROM jobs_leases WHERE name = ?")
-        .bind(name)
-        .first<{ unreleased_slots: string | null }>()
-      return row?.unreleased_slots ? row.unreleased_slots.split(",").map(Number) : []
-    }
-    const at = (minutes: number) => T0 + minutes * MINUTE
-    // 0.1.0's claim on a replica's clock: `now` is that clock, `slot` what it names.
-    const oldClaim = (minutes: number, clockMinutes: number, holder: string) =>
-      v010.claimSlot(old, { name, slot: at(minutes), now: at(clockMinutes) + 1_000, leaseMs: MINUTE, holder })
+    const oldClaim = oldClaimOf(name)
     const todayClaim = (minutes: number, holder: string) =>
       claimToday(db, { name, slot: at(minutes), now: at(minutes), leaseMs: MINUTE, holder })
-    expect(await oldClaim(0, 0, "old-0")).toBe(true)
-    expect(await v010.releaseSlot(old, name, "old-0")).toBe(true)
-    // A 0.1.0 replica whose clock jumped an hour ahead claims and releases T0+60.
-    expect(await oldClaim(60, 60, "jumped")).toBe(true)
-    expect(await v010.releaseSlot(old, name, "jumped")).toBe(true)
-    // A 0.1.0 replica on the right clock claims T0+2 below last_slot (its lower_slot path); its release fails.
-    expect(await oldClaim(2, 2, "old-low-2")).toBe(true)
-    // Today's claim takes that ended lease: the slot held, T0+2, is kept, not last_slot (T0+60, released).
+    await afterClockJump(name)
+    // A clock-jump claim of T0+2 (its release never comes) keeps T0+2 from the claim on: a later slot stands above.
+    expect(await oldClaim(2, "old-low-2")).toBe(true)
+    expect(await unreleasedOf(name)).toEqual([at(2)])
+    // Today's claim takes that ended lease: T0+2 stays kept once, and last_slot (T0+60, released) is not kept.
     expect(await todayClaim(61, "today-61")).toBe(true)
-    expect(await unreleased()).toEqual([at(2)])
-    // today-61 is never released; 0.1.0's clock-jump claim of T0+3 takes its lease (as from a clock gone back).
-    expect(await oldClaim(3, 3, "old-low-3")).toBe(true)
-    expect(await unreleased()).toEqual([at(61), at(2)])
-    // An operator's release of old-low-3's lease keeps T0+3, the slot it held.
+    expect(await unreleasedOf(name)).toEqual([at(2)])
+    // today-61 is never released; the clock-jump claim of T0+3 takes its lease (as from a clock gone back): T0+61
+    // is kept, and T0+3 from its claim on.
+    expect(await oldClaim(3, "old-low-3")).toBe(true)
+    expect(await unreleasedOf(name)).toEqual([at(3), at(61), at(2)])
+    // An operator's release of old-low-3's lease keeps T0+3 once.
     expect((await forceRelease(db, name, true)).ended).toBe(true)
-    expect(await unreleased()).toEqual([at(3), at(61), at(2)])
-    // A clock-jump claim released as it should keeps nothing, nor does the claim after it.
-    expect(await oldClaim(4, 4, "old-low-4")).toBe(true)
-    expect(await v010.releaseSlot(old, name, "old-low-4")).toBe(true)
+    expect(await unreleasedOf(name)).toEqual([at(3), at(61), at(2)])
+    // A clock-jump claim released as it should is kept no more, and the claim after it keeps nothing.
+    expect(await oldClaim(4, "old-low-4")).toBe(true)
+    expect(await unreleasedOf(name)).toEqual([at(4), at(3), at(61), at(2)])
+    expect(await v010.releaseSlot(v010.database(binding()), name, "old-low-4")).toBe(true)
     expect(await todayClaim(62, "today-62")).toBe(true)
     expect(await releaseToday(db, name, "today-62")).toBe(true)
-    expect(await unreleased()).toEqual([at(3), at(61), at(2)])
-    // 0.1.0's own next claim takes the lease of one never released: it keeps T0+5 too.
-    expect(await oldClaim(5, 5, "old-low-5")).toBe(true)
-    expect(await oldClaim(63, 63, "old-63")).toBe(true)
-    expect(await unreleased()).toEqual([at(5), at(3), at(61), at(2)])
+    expect(await unreleasedOf(name)).toEqual([at(3), at(61), at(2)])
+    // 0.1.0's own next claim takes the lease of one never released: T0+5 stays kept once.
+    expect(await oldClaim(5, "old-low-5")).toBe(true)
+    expect(await oldClaim(63, "old-63")).toBe(true)
+    expect(await unreleasedOf(name)).toEqual([at(5), at(3), at(61), at(2)])
+  })
+
+  it("says nothing of a slot 0.1.0's clock-jump claim holds when a late claim asks for it, before any claim takes its lease (helper-18)", async () => {
+    const name = fresh()
+    await afterClockJump(name)
+    expect(await oldClaimOf(name)(2, "old-low-2")).toBe(true)
+    // No claim takes that lease before the hour's end. A late claim of T0+2 by today's code (a queue message
+    // delivered late) is another run's slot: refused with no reason, so no line and no skipped entry (it was said
+    // "slot taken").
+    const late = await new ClaimBatch(binding(), () => at(4), false).claim({
+      name,
+      slot: at(2),
+      leaseMs: MINUTE,
+      holder: "today-late-2",
+    })
+    expect(late).toEqual({ won: false })
+  })
+
+  it("refuses 0.1.0's clock-jump claim of a slot today's claim already said taken, so the slot has one outcome (helper-18)", async () => {
+    const name = fresh()
+    await afterClockJump(name)
+    // Today's run of T0+2 is refused and says the slot taken by T0+60: its line and its skipped entry.
+    const today = recordingJob("today", name, binding) as ReturnType<typeof Jobs.make>
+    expect(await Jobs.run(today, new Date(at(2)), { env: envOf(binding()), now: () => at(2) + 1_000 })).toMatchObject({
+      status: "skipped",
+      reason: "slot taken",
+    })
+    const hour = await binding()
+      .prepare(
+        `SELECT coalesce((SELECT runs FROM jobs_run_hours WHERE job = ? AND hour = ?), '') || ',' ||
+           coalesce((SELECT hour_runs FROM jobs_leases WHERE name = ? AND hour_start = ?), '') AS runs`,
+      )
+      .bind(name, T0, name, T0)
+      .first<{ runs: string }>()
+    expect(`,${hour?.runs}`).toMatch(/,2:s:/)
+    // 0.1.0 on the right clock then asks for T0+2 (it ran it: a second outcome): refused.
+    expect(await oldClaimOf(name)(2, "old-low-2", 2)).toBe(false)
+    // A slot nobody said is still 0.1.0's to run.
+    expect(await oldClaimOf(name)(3, "old-low-3")).toBe(true)
+    expect(await effects(name)).toEqual([])
+  })
+
+  it("reads unrecorded in the Runs view a slot 0.1.0's clock-jump claim ran whose release has not come, and ran once it comes (helper-18)", async () => {
+    const name = fresh()
+    await afterClockJump(name, true)
+    expect(await oldClaimOf(name)(2, "old-low-2")).toBe(true)
+    const today = recordingJob("today", name, binding) as ReturnType<typeof Jobs.make>
+    const statusOf = async (minutes: number) => {
+      const lease = (await listLeasesToday(database(binding()))).find((row) => row.name === name)
+      return timeline(today, lease, at(5)).find((slot) => slot.slot === at(minutes))?.status
+    }
+    expect(await statusOf(2)).toBe("unrecorded")
+    // Its release comes after all: the slot reads ran, and is kept no more.
+    expect(await oldRecord(name, "old-low-2", 2)).toBe(true)
+    expect(await statusOf(2)).toBe("ran")
+    const row = await binding()
+      .prepare("SELECT unreleased_slots, held_lower_slot FROM jobs_leases WHERE name = ?")
+      .bind(name)
+      .first()
+    expect(row).toEqual({ unreleased_slots: null, held_lower_slot: null })
   })
 }
 
