@@ -352,6 +352,79 @@ export function previousReleaseScenarios(binding: () => D1Database) {
       .first()
     expect(row).toEqual({ unreleased_slots: null, held_lower_slot: null })
   })
+
+  it("folds into its hour a run 0.1.0's clock-jump claim recorded after today's run folded a later slot, so a late claim of it never says it taken (brk3)", async () => {
+    const name = fresh()
+    await afterClockJump(name, true)
+    const today = recordingJob("today", name, binding) as ReturnType<typeof Jobs.make>
+    const runToday = (minutes: number) =>
+      Jobs.run(today, new Date(at(minutes)), { env: envOf(binding()), now: () => at(minutes) + 1_000 })
+    // Today's run of T0+61 folds the 0.1.0 runs before it (T0, T0+60); then 0.1.0's clock-jump claim runs T0+2
+    // and records it (run_history only: 0.1.0 writes no hour).
+    expect(await runToday(61)).toMatchObject({ status: "ran" })
+    expect(await oldClaimOf(name)(2, "old-low-2")).toBe(true)
+    expect(await oldRecord(name, "old-low-2", 2)).toBe(true)
+    // Today's next runs should fold T0+2 into its hour (T0's), as they fold 0.1.0's other runs.
+    for (let minutes = 62; minutes < 84; minutes++) expect(await runToday(minutes)).toMatchObject({ status: "ran" })
+    // T0+2 has left the newest 20 of run_history: a late claim of it (a queue message) must still say nothing,
+    // not "slot taken" (a second line and a skipped entry for a slot that ran).
+    const late = await new ClaimBatch(binding(), () => at(85), false).claim({
+      name,
+      slot: at(2),
+      leaseMs: MINUTE,
+      holder: "today-late-2",
+    })
+    const hour = await binding()
+      .prepare(
+        `SELECT coalesce((SELECT runs FROM jobs_run_hours WHERE job = ? AND hour = ?), '') || ',' ||
+           coalesce((SELECT hour_runs FROM jobs_leases WHERE name = ? AND hour_start = ?), '') AS runs`,
+      )
+      .bind(name, T0, name, T0)
+      .first<{ runs: string }>()
+    expect({ late, hasEntry: /(^|,)2:r:/.test(hour?.runs ?? "") }).toEqual({ late: { won: false }, hasEntry: true })
+  })
+
+  it("gives the slot of 0.1.0's claim that timed out (released with no ending) its one outcome: a late claim of it says nothing (brk3)", async () => {
+    const name = fresh()
+    const db = database(binding())
+    // 0.1.0's claim of T0 answered after its deadline: its run logged "skipped, claim timed out" and released the
+    // lease with no ending (engine.js, the claim-timed-out path).
+    expect(await oldClaimOf(name)(0, "old-0")).toBe(true)
+    expect(await v010.releaseSlot(v010.database(binding()), name, "old-0")).toBe(true)
+    expect(await claimToday(db, { name, slot: at(1), now: at(1), leaseMs: MINUTE, holder: "today-1" })).toBe(true)
+    // A late claim of T0 (today's replica's queue message): T0 already has its outcome, so nothing more is said.
+    const late = await new ClaimBatch(binding(), () => at(2), false).claim({
+      name,
+      slot: T0,
+      leaseMs: MINUTE,
+      holder: "today-late-0",
+    })
+    expect(late).toEqual({ won: false })
+  })
+
+  it("loses no kept slot to the 300-character cut for a clock-jump claim whose holder released it (brk3)", async () => {
+    const name = fresh()
+    const db = database(binding())
+    await afterClockJump(name, true)
+    // Today's runs of T0+61..T0+84, none released, each lease taken by the next (as from a clock gone back far),
+    // then an operator's release: unreleased_slots is full (its cut).
+    for (let minutes = 61; minutes <= 84; minutes++)
+      expect(
+        await claimToday(db, {
+          name,
+          slot: at(minutes),
+          now: at(minutes) + minutes * 2 * MINUTE,
+          leaseMs: MINUTE,
+          holder: `today-${minutes}`,
+        }),
+      ).toBe(true)
+    expect((await forceRelease(db, name, true)).ended).toBe(true)
+    const kept = await unreleasedOf(name)
+    // 0.1.0's clock-jump claim of T0+2, released with its run recorded: the slots kept are as before it.
+    expect(await oldClaimOf(name)(2, "old-low-2")).toBe(true)
+    expect(await oldRecord(name, "old-low-2", 2)).toBe(true)
+    expect(await unreleasedOf(name)).toEqual(kept)
+  })
 }
 
 /** The table the scenarios' jobs write, in SQL that SQLite and PostgreSQL both read. */
