@@ -1,7 +1,7 @@
 -- PostgreSQL twin of ../0012_jobs_keep_unreleased.sql: the same rule, as a row trigger before the update.
 ALTER TABLE jobs_leases ADD COLUMN held_lower_slot BIGINT;
 UPDATE jobs_leases SET held_lower_slot = lower_slot,
-  unreleased_slots = substr(CAST(lower_slot AS TEXT) || coalesce(',' || unreleased_slots, ''), 1, 300)
+  unreleased_slots = CAST(lower_slot AS TEXT) || coalesce(',' || unreleased_slots, '')
 WHERE holder IS NOT NULL AND lower_slot < last_slot AND lease_until < last_slot;
 CREATE FUNCTION jobs_leases_keep_unreleased() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -20,7 +20,7 @@ BEGIN
   IF OLD.holder IS NOT NULL AND NEW.holder IS DISTINCT FROM OLD.holder
      AND (NEW.holder IS NOT NULL OR NEW.unreleased_slots IS DISTINCT FROM OLD.unreleased_slots) THEN
     IF held IS NOT NULL THEN
-      kept := OLD.unreleased_slots;
+      kept := substr(OLD.unreleased_slots, 1, 300);
     ELSIF NEW.unreleased_slots IS NOT DISTINCT FROM OLD.unreleased_slots THEN
       kept := substr(CAST(OLD.last_slot AS TEXT) || coalesce(',' || OLD.unreleased_slots, ''), 1, 300);
     END IF;
@@ -31,7 +31,7 @@ BEGIN
   END IF;
   NEW.held_lower_slot := NULL;
   IF NEW.holder IS NOT NULL AND NEW.last_slot = OLD.last_slot AND NEW.lower_slot IS DISTINCT FROM OLD.lower_slot THEN
-    kept := substr(CAST(NEW.lower_slot AS TEXT) || coalesce(',' || kept, ''), 1, 300);
+    kept := CAST(NEW.lower_slot AS TEXT) || coalesce(',' || kept, '');
     NEW.held_lower_slot := NEW.lower_slot;
   END IF;
   NEW.unreleased_slots := kept;

@@ -9,7 +9,7 @@
 ALTER TABLE jobs_leases ADD COLUMN held_lower_slot INTEGER;
 -- Such a lease held before this migration: only a clock-jump claim ends its lease before last_slot (any other, after its slot).
 UPDATE jobs_leases SET held_lower_slot = lower_slot,
-  unreleased_slots = substr(CAST(lower_slot AS TEXT) || coalesce(',' || unreleased_slots, ''), 1, 300)
+  unreleased_slots = CAST(lower_slot AS TEXT) || coalesce(',' || unreleased_slots, '')
 WHERE holder IS NOT NULL AND lower_slot < last_slot AND lease_until < last_slot;
 CREATE TRIGGER jobs_leases_keep_unreleased AFTER UPDATE OF holder ON jobs_leases
 FOR EACH ROW WHEN OLD.held_lower_slot IS NOT NULL
@@ -21,7 +21,7 @@ BEGIN
     -- The lease taken from its holder: a clock-jump claim kept its slot already; any other holder held last_slot.
     WHEN OLD.holder IS NOT NULL AND NEW.holder IS NOT OLD.holder
       AND (NEW.holder IS NOT NULL OR NEW.unreleased_slots IS NOT OLD.unreleased_slots)
-    THEN CASE WHEN OLD.held_lower_slot IS NOT NULL THEN OLD.unreleased_slots
+    THEN CASE WHEN OLD.held_lower_slot IS NOT NULL THEN substr(OLD.unreleased_slots, 1, 300)
       WHEN NEW.unreleased_slots IS OLD.unreleased_slots
       THEN substr(CAST(OLD.last_slot AS TEXT) || coalesce(',' || OLD.unreleased_slots, ''), 1, 300)
       ELSE NEW.unreleased_slots END
@@ -33,9 +33,10 @@ BEGIN
       ELSE OLD.unreleased_slots END
     ELSE NEW.unreleased_slots END
   WHERE name = NEW.name;
-  -- A clock-jump claim: its slot kept from now on.
+  -- A clock-jump claim: its slot kept from now on, past the cut until its lease is taken, so that its release
+  -- gives back the slots kept before it.
   UPDATE jobs_leases SET held_lower_slot = NEW.lower_slot,
-    unreleased_slots = substr(CAST(NEW.lower_slot AS TEXT) || coalesce(',' || unreleased_slots, ''), 1, 300)
+    unreleased_slots = CAST(NEW.lower_slot AS TEXT) || coalesce(',' || unreleased_slots, '')
   WHERE name = NEW.name AND NEW.holder IS NOT NULL AND NEW.last_slot = OLD.last_slot
     AND NEW.lower_slot IS NOT OLD.lower_slot;
 END;
