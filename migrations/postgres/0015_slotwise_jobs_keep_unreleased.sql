@@ -8,14 +8,16 @@ DECLARE
   kept text := NEW.unreleased_slots;
   held text := CAST(OLD.held_lower_slot AS TEXT);
 BEGIN
-  -- A clock-jump claim of a slot whose hour already has its entry is refused, as today's claim refuses it.
-  IF NEW.holder IS NOT NULL AND NEW.last_slot = OLD.last_slot AND NEW.lower_slot IS DISTINCT FROM OLD.lower_slot
-     AND (',' || coalesce((SELECT runs FROM jobs_run_hours
-            WHERE job = NEW.name AND hour = NEW.lower_slot - NEW.lower_slot % 3600000), '')
-          || CASE WHEN OLD.hour_start = NEW.lower_slot - NEW.lower_slot % 3600000
-             THEN coalesce(',' || OLD.hour_runs, '') ELSE '' END)
-         LIKE '%,' || CAST(NEW.lower_slot % 3600000 / 60000 AS TEXT) || ':%' THEN
-    RETURN NULL;
+  -- A clock-jump claim of a slot whose hour already has its entry is refused, as today's claim refuses it (its
+  -- hour read only for such a claim).
+  IF NEW.holder IS NOT NULL AND NEW.last_slot = OLD.last_slot AND NEW.lower_slot IS DISTINCT FROM OLD.lower_slot THEN
+    IF (',' || coalesce((SELECT runs FROM jobs_run_hours
+          WHERE job = NEW.name AND hour = NEW.lower_slot - NEW.lower_slot % 3600000), '')
+        || CASE WHEN OLD.hour_start = NEW.lower_slot - NEW.lower_slot % 3600000
+           THEN coalesce(',' || OLD.hour_runs, '') ELSE '' END)
+       LIKE '%,' || CAST(NEW.lower_slot % 3600000 / 60000 AS TEXT) || ':%' THEN
+      RETURN NULL;
+    END IF;
   END IF;
   IF OLD.holder IS NOT NULL AND NEW.holder IS DISTINCT FROM OLD.holder
      AND (NEW.holder IS NOT NULL OR NEW.unreleased_slots IS DISTINCT FROM OLD.unreleased_slots) THEN

@@ -42,7 +42,9 @@ BEGIN
 END;
 -- A clock-jump claim of a slot whose hour already has its entry (a run, or today's skip saying it taken by the
 -- later slot) is refused, as today's claim refuses it: that slot has its one outcome.
-CREATE TRIGGER jobs_leases_refuse_said_lower BEFORE UPDATE OF holder ON jobs_leases
+-- OF lower_slot, which only 0.1.0's claim sets: a BEFORE trigger that fires reads its row again, and today's
+-- claims must not pay that read.
+CREATE TRIGGER jobs_leases_refuse_said_lower BEFORE UPDATE OF lower_slot ON jobs_leases
 FOR EACH ROW WHEN NEW.holder IS NOT NULL AND NEW.last_slot = OLD.last_slot AND NEW.lower_slot IS NOT OLD.lower_slot
   AND (',' || coalesce((SELECT runs FROM jobs_run_hours
          WHERE job = NEW.name AND hour = NEW.lower_slot - NEW.lower_slot % 3600000), '')
