@@ -46,6 +46,16 @@ export class BenchStream extends testStreamClass({ consumers: [noop, flaky] }) {
       this.setNow(undefined)
     }
   }
+
+  /** Runs the stream's alarm handler at `at`, as Cloudflare calls it: its batches back to back, one log line. */
+  async alarmAt(at: number) {
+    this.setNow(at)
+    try {
+      await this.alarm()
+    } finally {
+      this.setNow(undefined)
+    }
+  }
 }
 
 /** The benchmark's Worker (scripts/bench/wrangler.toml): both systems' Durable Objects, no routes. */
