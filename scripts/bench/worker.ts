@@ -38,20 +38,19 @@ export class BenchStream extends testStreamClass({ consumers: [noop, flaky] }) {
   }
 
   /** Delivers what is due at `at`: the tick runs with the clock set there, then real time again. */
-  async tickAt(at: number) {
-    this.setNow(at)
-    try {
-      return await this.tick()
-    } finally {
-      this.setNow(undefined)
-    }
+  tickAt(at: number) {
+    return this.atTime(at, () => this.tick())
   }
 
   /** Runs the stream's alarm handler at `at`, as Cloudflare calls it: its batches back to back, one log line. */
-  async alarmAt(at: number) {
+  alarmAt(at: number) {
+    return this.atTime(at, () => this.alarm())
+  }
+
+  private async atTime<T>(at: number, work: () => Promise<T>): Promise<T> {
     this.setNow(at)
     try {
-      await this.alarm()
+      return await work()
     } finally {
       this.setNow(undefined)
     }

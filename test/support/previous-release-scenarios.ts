@@ -199,6 +199,17 @@ export function previousReleaseScenarios(binding: () => D1Database) {
       .first<{ unreleased_slots: string | null }>()
     return row?.unreleased_slots ? row.unreleased_slots.split(",").map(Number) : []
   }
+  /** The entries of T0's hour ("<minute>:<r|s>:..."), folded (jobs_run_hours) or still on the lease (hour_runs). */
+  const hourEntriesOf = async (name: string) => {
+    const row = await binding()
+      .prepare(
+        `SELECT coalesce((SELECT runs FROM jobs_run_hours WHERE job = ? AND hour = ?), '') || ',' ||
+           coalesce((SELECT hour_runs FROM jobs_leases WHERE name = ? AND hour_start = ?), '') AS runs`,
+      )
+      .bind(name, T0, name, T0)
+      .first<{ runs: string }>()
+    return row?.runs ?? ""
+  }
   /** 0.1.0's claim of the job's slot T0+`minutes`, on a replica whose clock reads a second past T0+`clockMinutes`. */
   const oldClaimOf =
     (name: string) =>
@@ -318,14 +329,8 @@ export function previousReleaseScenarios(binding: () => D1Database) {
       status: "skipped",
       reason: "slot taken",
     })
-    const hour = await binding()
-      .prepare(
-        `SELECT coalesce((SELECT runs FROM jobs_run_hours WHERE job = ? AND hour = ?), '') || ',' ||
-           coalesce((SELECT hour_runs FROM jobs_leases WHERE name = ? AND hour_start = ?), '') AS runs`,
-      )
-      .bind(name, T0, name, T0)
-      .first<{ runs: string }>()
-    expect(`,${hour?.runs}`).toMatch(/,2:s:/)
+    const hour = await hourEntriesOf(name)
+    expect(`,${hour}`).toMatch(/,2:s:/)
     // 0.1.0 on the right clock then asks for T0+2 (it ran it: a second outcome): refused.
     expect(await oldClaimOf(name)(2, "old-low-2", 2)).toBe(false)
     // A slot nobody said is still 0.1.0's to run.
@@ -377,14 +382,8 @@ export function previousReleaseScenarios(binding: () => D1Database) {
       leaseMs: MINUTE,
       holder: "today-late-2",
     })
-    const hour = await binding()
-      .prepare(
-        `SELECT coalesce((SELECT runs FROM jobs_run_hours WHERE job = ? AND hour = ?), '') || ',' ||
-           coalesce((SELECT hour_runs FROM jobs_leases WHERE name = ? AND hour_start = ?), '') AS runs`,
-      )
-      .bind(name, T0, name, T0)
-      .first<{ runs: string }>()
-    expect({ late, hasEntry: /(^|,)2:r:/.test(hour?.runs ?? "") }).toEqual({ late: { won: false }, hasEntry: true })
+    const hour = await hourEntriesOf(name)
+    expect({ late, hasEntry: /(^|,)2:r:/.test(hour) }).toEqual({ late: { won: false }, hasEntry: true })
   })
 
   // Named on issue 45 and in docs/limits.md, not fixed: 0.1.0 writes no entry for a slot it skipped (its claim

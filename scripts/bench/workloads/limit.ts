@@ -63,6 +63,7 @@ interface Round {
  * figures; the best round of each is beside them.
  */
 export async function limit(count: number, rounds: number) {
+  const workload = `limit of 1 stream (${count.toLocaleString("en-US")} due, best of ${rounds})`
   const measured: Round[] = []
   const written = { oneShot: 0, recurring: 0 }
   for (let round = 0; round <= rounds; round++) {
@@ -83,14 +84,13 @@ export async function limit(count: number, rounds: number) {
       },
     ]
     for (let i = 0; i < steps.length; i++) await (steps[(round + i) % steps.length] as () => Promise<void>)()
-    if (round === 0) note("limit", `warm-up round, not counted: ${JSON.stringify(ratiosOf(times as Round))}`)
+    if (round === 0) note(workload, `warm-up round, not counted: ${JSON.stringify(ratiosOf(times as Round))}`)
     else measured.push(times as Round)
   }
   const ratios = measured.map(ratiosOf)
   const best = (key: keyof Round) => Math.min(...measured.map((r) => r[key]))
   const middle = (key: keyof Round) => median(measured.map((r) => r[key]))
   progress(`limit slotwise: tick / SQL ${ratios.map((r) => r.tick)}; alarm / SQL ${ratios.map((r) => r.alarm)}`)
-  const workload = `limit of 1 stream (${count.toLocaleString("en-US")} due, best of ${rounds})`
   figure(workload, "deliveries / s, ticks back to back", { slotwise: Math.round(1000 / best("tick")) })
   figure(workload, `deliveries / s, ticks back to back, median of ${rounds}`, {
     slotwise: Math.round(1000 / middle("tick")),
