@@ -225,21 +225,9 @@ describe("the alarm", () => {
     const stream = openStream("backlog")
     const due = Date.now() + 3 * SECOND
     for (let i = 0; i < 100; i++) value(await stream.upsert({ id: `b${i}`, consumer: "test.scripted", at: due }, null))
-    const counted = { claimed: [] as number[], arms: [] as number[] }
-    await stream.inside((instance) => {
-      const ticker = instance.tickerForTests()
-      const arm = ticker.alarm.arm.bind(ticker.alarm)
-      ticker.alarm.arm = (...args) => {
-        counted.arms.push(counted.claimed.length)
-        return arm(...args)
-      }
-      const tick = ticker.tick.bind(ticker)
-      ticker.tick = async (...args) => {
-        const report = await tick(...args)
-        counted.claimed.push(report.claimed)
-        return report
-      }
-    })
+    const arms: number[] = []
+    const claimed = await watchAlarm(stream, (ticksDone) => void arms.push(ticksDone))
+    const counted = { claimed, arms }
     await until(() => counted.claimed.length === 4, "the alarm's four ticks", 20_000)
     // Arms are numbered by the ticks finished before them: the first tick's and the last's.
     expect(counted).toEqual({ claimed: [32, 32, 32, 4], arms: [0, 3] })
@@ -252,6 +240,26 @@ describe("the alarm", () => {
     // and the last arm's directory mark.
     expect(logs.of("schedule.tick")[0]?.rowsWritten).toBeGreaterThanOrEqual(100 + 2 * 4)
     await pause()
+    const first = await storedRow(stream, "b0")
+    expect(await stream.alarm()).toBe((first.finished_at as number) + RETAINED)
+  })
+
+  it("goes on to its second batch while its first arm is still out, and its last arm stands", async () => {
+    const stream = openStream("backlog")
+    const due = Date.now() + 3 * SECOND
+    for (let i = 0; i < 40; i++) value(await stream.upsert({ id: `b${i}`, consumer: "test.scripted", at: due }, null))
+    const held: { release?: () => void } = {}
+    let arms = 0
+    // The first batch's arm is held back until the alarm's last batch has armed.
+    const claimed = await watchAlarm(stream, async () => {
+      if (++arms === 1) await new Promise<void>((release) => (held.release = release))
+    })
+    await until(() => claimed.length === 2, "the alarm's two ticks, its first arm still held", 20_000)
+    expect({ claimed, arms }).toEqual({ claimed: [32, 8], arms: 2 })
+    expect(seen).toHaveLength(40)
+    await answerInside(stream, () => held.release?.())
+    await pause()
+    // The held arm, ending last, sets what is due then: the retention sweep of the first finished row.
     const first = await storedRow(stream, "b0")
     expect(await stream.alarm()).toBe((first.finished_at as number) + RETAINED)
   })
@@ -279,3 +287,26 @@ describe("the alarm", () => {
 })
 
 const HOUR = 3_600 * SECOND
+
+/**
+ * Watches the stream's alarm from inside its object: `beforeArm` runs as each arm starts, told how many ticks
+ * ended before it (it may hold the arm back); answers each tick's claimed count, pushed as the tick ends.
+ */
+async function watchAlarm(stream: TestStream, beforeArm: (ticksDone: number) => Promise<void> | void) {
+  const claimed: number[] = []
+  await stream.inside((instance) => {
+    const ticker = instance.tickerForTests()
+    const arm = ticker.alarm.arm.bind(ticker.alarm)
+    ticker.alarm.arm = async (...args) => {
+      await beforeArm(claimed.length)
+      return arm(...args)
+    }
+    const tick = ticker.tick.bind(ticker)
+    ticker.tick = async (...args) => {
+      const report = await tick(...args)
+      claimed.push(report.claimed)
+      return report
+    }
+  })
+  return claimed
+}

@@ -50,7 +50,8 @@ export class StreamAlarm {
     await this.recorder.record(next, now, rewrite)
     // A directory write that just failed is retried by this alarm.
     if (this.recorder.retryAt() !== retry) await this.serially(() => this.set(now))
-    this.armed = next
+    // An arm not waited for (an alarm's first, schedule-stream.ts) may end after a newer one: the newest stands.
+    if (arm === this.arms) this.armed = next
     return next
   }
 

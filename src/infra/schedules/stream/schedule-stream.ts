@@ -268,7 +268,7 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
   /**
    * A full batch means more may be due: the alarm keeps ticking, 32 rows at a time, for up to
    * ALARM_WORK_MS, so a backlog does not wait an alarm round trip per batch. Its first batch arms
-   * the alarm and its last re-arms it; between them the alarm stands. It writes one
+   * the alarm, while the second goes on, and its last re-arms it; between them the alarm stands. It writes one
    * `schedule.tick` line for all its batches. Never throws.
    */
   override async alarm(): Promise<void> {
@@ -278,8 +278,10 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     // Decided before the tick re-arms, so a tick that did not re-arm is always followed by another.
     const rearms = (report: TickReport) => {
       goesOn = continues(report, this.clock() - started)
-      // The first arm stores an alarm no later than what is still due, should this alarm not finish.
-      return ticks === 0 || !goesOn
+      // The first arm stores an alarm no later than what is still due, should this alarm not finish; the
+      // next batch does not wait for it (rearm never throws, and the next arm runs after it: alarm.ts).
+      if (goesOn && ticks === 0) void this.ticker.alarm.rearm()
+      return !goesOn
     }
     let report: TickReport
     let total: TickReport | undefined
