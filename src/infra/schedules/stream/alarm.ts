@@ -41,10 +41,10 @@ export class StreamAlarm {
    * Sets the alarm and records it in the D1 directory when it moved meaningfully (or always, with
    * `rewrite`). Answers the time recorded: the smallest eligible_at or the next sweep.
    */
-  async arm(now = this.clock(), rewrite = false): Promise<number | null> {
+  async arm(now = this.clock(), rewrite = false, due?: number | null): Promise<number | null> {
     const arm = ++this.arms
     this.events.emit("alarm:arming", { arm, now })
-    const next = await this.serially(() => this.set(now))
+    const next = await this.serially(() => this.set(now, due))
     this.events.emit("alarm:armed", { arm, now, next })
     const retry = this.recorder.retryAt()
     await this.recorder.record(next, now, rewrite)
@@ -53,6 +53,15 @@ export class StreamAlarm {
     // An arm not waited for (an alarm's first, schedule-stream.ts) may end after a newer one: the newest stands.
     if (arm === this.arms) this.armed = next
     return next
+  }
+
+  /**
+   * Arms without being waited for (an alarm's first batch, schedule-stream.ts), so that the next batch goes on
+   * meanwhile. The due time is read now, with no dispatch out: read after the next batch claimed, it would be a
+   * full stream's (waitMs on) while rows are still due. A failure arms the recovery alarm. Never throws.
+   */
+  armBehind(now = this.clock()): void {
+    void this.arm(now, false, this.store.nextEligibleAt() ?? null).catch((error) => this.recover(error, now))
   }
 
   /** arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. */
@@ -74,7 +83,8 @@ export class StreamAlarm {
     try {
       // The two events bracket the call itself, not its await: another arm may run meanwhile.
       this.events.emit("recovery:arming", { now, previousMs, delayMs: this.recoveryMs, error })
-      const setting = this.storage.setAlarm(retryAt)
+      // Set after the arms already started (one not waited for may still be out), so that it stands.
+      const setting = this.serially(() => this.storage.setAlarm(retryAt))
       this.events.emit("recovery:armed", { at: retryAt })
       await setting
       return retryAt
@@ -90,12 +100,15 @@ export class StreamAlarm {
     return armed
   }
 
-  /** Sets the one alarm; answers the time the directory records (without a directory retry). */
-  private async set(now: number): Promise<number | null> {
+  /**
+   * Sets the one alarm; answers the time the directory records (without a directory retry). `seen`: the
+   * smallest eligible_at as read when the arm began (armBehind), instead of after the await.
+   */
+  private async set(now: number, seen?: number | null): Promise<number | null> {
     const current = await this.storage.getAlarm()
     // Read after the await, so a settlement that landed meanwhile is seen.
-    let due = this.store.nextEligibleAt() ?? null
-    if (due !== null && this.capacity.full()) due = Math.max(due, now + this.capacity.waitMs)
+    let due = seen === undefined ? (this.store.nextEligibleAt() ?? null) : seen
+    if (seen === undefined && due !== null && this.capacity.full()) due = Math.max(due, now + this.capacity.waitMs)
     const next = earliest(due, this.retention.nextSweepAt())
     const alarm = earliest(next, this.recorder.retryAt())
     if (alarm === null && current !== null) await this.storage.deleteAlarm()

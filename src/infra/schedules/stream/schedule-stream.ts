@@ -279,8 +279,8 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     const rearms = (report: TickReport) => {
       goesOn = continues(report, this.clock() - started)
       // The first arm stores an alarm no later than what is still due, should this alarm not finish; the
-      // next batch does not wait for it (rearm never throws, and the next arm runs after it: alarm.ts).
-      if (goesOn && ticks === 0) void this.ticker.alarm.rearm()
+      // next batch does not wait for it.
+      if (goesOn && ticks === 0) this.ticker.alarm.armBehind()
       return !goesOn
     }
     let report: TickReport
