@@ -48,8 +48,9 @@ export class StreamAlarm {
     this.events.emit("alarm:armed", { arm, now, next })
     const retry = this.recorder.retryAt()
     await this.recorder.record(next, now, rewrite)
-    // A directory write that just failed is retried by this alarm.
-    if (this.recorder.retryAt() !== retry) await this.serially(() => this.set(now))
+    // A directory write that just failed is retried by this alarm (one that went through, no longer): the time
+    // set above, read again would be a full stream's behind a batch. A recovery alarm stands (its tick re-arms).
+    if (this.recorder.retryAt() !== retry && this.recoveryMs === 0) await this.serially(() => this.set(now, next))
     // An arm not waited for (an alarm's first, schedule-stream.ts) may end after a newer one: the newest stands.
     if (arm === this.arms) this.armed = next
     return next
@@ -61,12 +62,12 @@ export class StreamAlarm {
    * full stream's (waitMs on) while rows are still due. A failure arms the recovery alarm. Never throws.
    */
   armBehind(now = this.clock()): void {
-    void this.arm(now, false, this.store.nextEligibleAt() ?? null).catch((error) => this.recover(error, now))
+    void this.rearm(now, this.store.nextEligibleAt() ?? null)
   }
 
   /** arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. */
-  rearm(now = this.clock()): Promise<number | null> {
-    return this.arm(now).catch((error) => this.recover(error, now))
+  rearm(now = this.clock(), due?: number | null): Promise<number | null> {
+    return this.arm(now, false, due).catch((error) => this.recover(error, now))
   }
 
   /** A tick went through: the next storage error starts the recovery delay at 1 s again. */
@@ -81,12 +82,14 @@ export class StreamAlarm {
     const retryAt = now + this.recoveryMs
     logLine("error", "schedule stream onError", { error: describeError(error), recoveryInMs: this.recoveryMs })
     try {
-      // The two events bracket the call itself, not its await: another arm may run meanwhile.
-      this.events.emit("recovery:arming", { now, previousMs, delayMs: this.recoveryMs, error })
       // Set after the arms already started (one not waited for may still be out), so that it stands.
-      const setting = this.serially(() => this.storage.setAlarm(retryAt))
-      this.events.emit("recovery:armed", { at: retryAt })
-      await setting
+      await this.serially(async () => {
+        // The two events bracket the call itself, not its await: another arm may run meanwhile.
+        this.events.emit("recovery:arming", { now, previousMs, delayMs: this.recoveryMs, error })
+        const setting = this.storage.setAlarm(retryAt)
+        this.events.emit("recovery:armed", { at: retryAt })
+        await setting
+      })
       return retryAt
     } catch (alarmError) {
       logLine("error", "schedule stream could not arm its recovery alarm", { error: describeError(alarmError) })
