@@ -23,6 +23,8 @@ export class StreamAlarm {
   private recoveryMs = 0
   /** Arms started so far: each arm's number pairs its two events. */
   private arms = 0
+  /** Recovery alarms armed so far. */
+  private recoveries = 0
   private queue: Promise<unknown> = Promise.resolve()
   /** The time the last arm recorded: what a tick that does not re-arm leaves. */
   armed: number | null = null
@@ -43,29 +45,25 @@ export class StreamAlarm {
    */
   async arm(now = this.clock(), rewrite = false, due?: number | null): Promise<number | null> {
     const arm = ++this.arms
+    const recoveries = this.recoveries
     this.events.emit("alarm:arming", { arm, now })
     const next = await this.serially(() => this.set(now, due))
     this.events.emit("alarm:armed", { arm, now, next })
     const retry = this.recorder.retryAt()
     await this.recorder.record(next, now, rewrite)
-    // A directory write that just failed is retried by this alarm (one that went through, no longer): the time
-    // set above, read again would be a full stream's behind a batch. A recovery alarm stands (its tick re-arms).
-    if (this.recorder.retryAt() !== retry && this.recoveryMs === 0) await this.serially(() => this.set(now, next))
+    // A directory write that just failed is retried by this alarm (one that went through, no longer); a recovery
+    // alarm armed since this arm began stands instead (its tick re-arms).
+    if (this.recorder.retryAt() !== retry && recoveries === this.recoveries)
+      await this.serially(() => this.set(now, due))
     // An arm not waited for (an alarm's first, schedule-stream.ts) may end after a newer one: the newest stands.
     if (arm === this.arms) this.armed = next
     return next
   }
 
   /**
-   * Arms without being waited for (an alarm's first batch, schedule-stream.ts), so that the next batch goes on
-   * meanwhile. The due time is read now, with no dispatch out: read after the next batch claimed, it would be a
-   * full stream's (waitMs on) while rows are still due. A failure arms the recovery alarm. Never throws.
+   * arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. `due`: the
+   * smallest eligible_at read before (an alarm's first arm, not waited for: schedule-stream.ts).
    */
-  armBehind(now = this.clock()): void {
-    void this.rearm(now, this.store.nextEligibleAt() ?? null)
-  }
-
-  /** arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. */
   rearm(now = this.clock(), due?: number | null): Promise<number | null> {
     return this.arm(now, false, due).catch((error) => this.recover(error, now))
   }
@@ -78,14 +76,16 @@ export class StreamAlarm {
   /** onError: one log line, and one recovery alarm whose delay doubles from 1 s to 60 s. Never throws. */
   async recover(error: unknown, now: number): Promise<number | null> {
     const previousMs = this.recoveryMs
-    this.recoveryMs = recoveryDelay(previousMs)
-    const retryAt = now + this.recoveryMs
-    logLine("error", "schedule stream onError", { error: describeError(error), recoveryInMs: this.recoveryMs })
+    const delayMs = recoveryDelay(previousMs)
+    this.recoveryMs = delayMs
+    this.recoveries++
+    const retryAt = now + delayMs
+    logLine("error", "schedule stream onError", { error: describeError(error), recoveryInMs: delayMs })
     try {
       // Set after the arms already started (one not waited for may still be out), so that it stands.
       await this.serially(async () => {
         // The two events bracket the call itself, not its await: another arm may run meanwhile.
-        this.events.emit("recovery:arming", { now, previousMs, delayMs: this.recoveryMs, error })
+        this.events.emit("recovery:arming", { now, previousMs, delayMs, error })
         const setting = this.storage.setAlarm(retryAt)
         this.events.emit("recovery:armed", { at: retryAt })
         await setting
@@ -105,13 +105,16 @@ export class StreamAlarm {
 
   /**
    * Sets the one alarm; answers the time the directory records (without a directory retry). `seen`: the
-   * smallest eligible_at as read when the arm began (armBehind), instead of after the await.
+   * smallest eligible_at as read when the arm began (rearm), instead of after the await.
    */
   private async set(now: number, seen?: number | null): Promise<number | null> {
     const current = await this.storage.getAlarm()
     // Read after the await, so a settlement that landed meanwhile is seen.
-    let due = seen === undefined ? (this.store.nextEligibleAt() ?? null) : seen
-    if (seen === undefined && due !== null && this.capacity.full()) due = Math.max(due, now + this.capacity.waitMs)
+    let due = seen
+    if (due === undefined) {
+      due = this.store.nextEligibleAt() ?? null
+      if (due !== null && this.capacity.full()) due = Math.max(due, now + this.capacity.waitMs)
+    }
     const next = earliest(due, this.retention.nextSweepAt())
     const alarm = earliest(next, this.recorder.retryAt())
     if (alarm === null && current !== null) await this.storage.deleteAlarm()

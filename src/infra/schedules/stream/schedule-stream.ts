@@ -278,9 +278,10 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     // Decided before the tick re-arms, so a tick that did not re-arm is always followed by another.
     const rearms = (report: TickReport) => {
       goesOn = continues(report, this.clock() - started)
-      // The first arm stores an alarm no later than what is still due, should this alarm not finish; the
-      // next batch does not wait for it.
-      if (goesOn && ticks === 0) this.ticker.alarm.armBehind()
+      // The first arm stores an alarm no later than what is still due, should this alarm not finish. The next
+      // batch does not wait for it, so the due time is read now, with no dispatch out: read after the next batch
+      // claimed, it would be a full stream's (30 s on) while rows are still due.
+      if (goesOn && ticks === 0) void this.ticker.alarm.rearm(this.clock(), this.store.nextEligibleAt() ?? null)
       return !goesOn
     }
     let report: TickReport

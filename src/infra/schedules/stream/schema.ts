@@ -11,10 +11,10 @@ const RING_SLOTS = 10_000
 
 /** Version 6: each schedule's newest events, oldest first, one JSON array [seq, at, type, data] a line. */
 const EVENT_LINES = `
-  SELECT schedule_id, group_concat(line, char(10) ORDER BY seq) AS lines, max(seq) AS newest FROM (
-    SELECT schedule_id, seq, json_array(seq, at, type, json(data)) AS line,
-      row_number() OVER (PARTITION BY schedule_id ORDER BY seq DESC) AS age FROM events)
-  WHERE age <= ${EVENTS_PER_SCHEDULE} GROUP BY schedule_id`
+SELECT schedule_id, group_concat(line, char(10) ORDER BY seq) AS lines, max(seq) AS newest FROM (
+  SELECT schedule_id, seq, json_array(seq, at, type, json(data)) AS line,
+    row_number() OVER (PARTITION BY schedule_id ORDER BY seq DESC) AS age FROM events)
+WHERE age <= ${EVENTS_PER_SCHEDULE} GROUP BY schedule_id`
 
 /** Each version's statements, run once in order inside migrate()'s transaction. */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
