@@ -12,7 +12,8 @@ import { openStream, pause, SECOND, T0, type TestStream, until, value } from "..
  * Arms, recoveries and the directory's retry, side by side (a third review from outside, helper-22, of the alarm's
  * first arm run behind its second batch). Each test was seen red before its fix (alarm.ts): a directory retry
  * re-set skipped for as long as a recovery was in effect, a re-set from a time gone stale, and a recovery's
- * events reporting another recovery's delay.
+ * events reporting another recovery's delay. A fourth (helper-23) found the first arm's re-set from the due
+ * time it read before its second batch landing over a newer arm's earlier one.
  */
 beforeEach(() => resetConsumers())
 
@@ -40,18 +41,29 @@ async function recovering(stream: TestStream) {
   return outage
 }
 
-/** Holds the storage's getAlarm until `release`: an arm's storage round trip still out. */
-function holdGetAlarm(state: DurableObjectState) {
+/**
+ * Holds the storage's getAlarm until `release`: an arm's storage round trip still out. Only its `nth` call is
+ * held when given, every call otherwise; `calls` counts them.
+ */
+function holdGetAlarm(state: DurableObjectState, nth?: number) {
   const getAlarm = state.storage.getAlarm.bind(state.storage)
   let release!: () => void
+  let count = 0
   const slow = new Promise<void>((resolve) => {
     release = resolve
   })
   state.storage.getAlarm = async (options) => {
-    await slow
+    if (++count === nth || nth === undefined) await slow
     return getAlarm(options)
   }
-  return { getAlarm, release }
+  return { getAlarm, release, calls: () => count }
+}
+
+/** A full first batch (32 due at T0), then nothing due before T0 + 1 h. */
+async function fullBatchThenFar(stream: TestStream) {
+  for (let i = 0; i < 32; i++)
+    value(await stream.upsert({ id: `b${String(i).padStart(2, "0")}`, consumer: "test.scripted", at: T0 }, T0))
+  value(await stream.upsert({ id: "far", consumer: "test.scripted", at: T0 + HOUR }, T0))
 }
 
 const retryMeta = (stream: TestStream) => stream.inside((instance) => instance.storeForTests().meta(RETRY_META_KEY))
@@ -174,5 +186,65 @@ describe("two recoveries queued behind one arm", () => {
         at: arming.now + recoveryDelay(arming.previousMs),
       })
     }
+  })
+})
+
+describe("an alarm's first arm (not waited for) whose directory write fails late", () => {
+  it("does not re-set the alarm from its pre-read due time over a newer arm's earlier one", async () => {
+    const stream = openStream("arm4-stale-first")
+    await fullBatchThenFar(stream)
+    const result = await stream.inside(async (instance, state) => {
+      instance.setNow(T0)
+      const d1 = heldD1(env.DB)
+      instance.useDatabase(d1.db)
+      // The storage's second getAlarm after the alarm starts (its last arm's set) is held until `release`.
+      const { getAlarm, release, calls } = holdGetAlarm(state, 2)
+      const running = instance.alarm()
+      // The first arm set T0 + 1 h and its directory write (T0 + 1 h, later than recorded T0) is out.
+      await until(() => d1.calls.length > 0 && calls() >= 2, "the first arm's write out, the last arm's set held")
+      // An upsert of a row due in 5 s while the alarm runs (its input gate open on the D1 write).
+      const upserting = instance.upsert(stream.name, { id: "near", consumer: "test.scripted", at: T0 + 5 * SECOND })
+      await pause(20)
+      d1.fail() // the first arm's write fails: its re-set (from T0 + 1 h) queues behind the held sets
+      await pause(20)
+      release()
+      await running
+      value(await upserting)
+      await pause(20)
+      state.storage.getAlarm = getAlarm
+      return {
+        alarm: await getAlarm(),
+        near: state.storage.sql.exec<{ at: number }>("SELECT eligible_at AS at FROM schedules WHERE id = 'near'").one()
+          .at,
+      }
+    })
+    expect(result.near).toBe(T0 + 5 * SECOND)
+    // Once T0 + 30 s: the first arm's re-set from the due time it read before its second batch (T0 + 1 h) and the
+    // directory retry, over the upsert's T0 + 5 s. Its re-set now reads the due time again.
+    expect(result.alarm).toBeLessThanOrEqual(T0 + 5 * SECOND)
+    expect(RECORD_RETRY_MS).toBe(30 * SECOND)
+  })
+})
+
+describe("an alarm's first arm held out, the directory healthy", () => {
+  it("an upsert during the alarm still leaves the stored alarm no later than its row", async () => {
+    const stream = openStream("arm4-healthy")
+    await fullBatchThenFar(stream)
+    const alarm = await stream.inside(async (instance, state) => {
+      instance.setNow(T0)
+      // The first arm's getAlarm is held until the upsert has committed.
+      const { getAlarm, release, calls } = holdGetAlarm(state, 1)
+      const running = instance.alarm()
+      await until(() => calls() >= 1, "the first arm's set out")
+      const upserting = instance.upsert(stream.name, { id: "near", consumer: "test.scripted", at: T0 + 5 * SECOND })
+      await pause(20)
+      release()
+      await running
+      value(await upserting)
+      await pause(20)
+      state.storage.getAlarm = getAlarm
+      return getAlarm()
+    })
+    expect(alarm).toBe(T0 + 5 * SECOND)
   })
 })

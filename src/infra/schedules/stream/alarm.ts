@@ -43,29 +43,29 @@ export class StreamAlarm {
    * Sets the alarm and records it in the D1 directory when it moved meaningfully (or always, with
    * `rewrite`). Answers the time recorded: the smallest eligible_at or the next sweep.
    */
-  async arm(now = this.clock(), rewrite = false, due?: number | null): Promise<number | null> {
+  async arm(now = this.clock(), rewrite = false, uncapped = false): Promise<number | null> {
     const arm = ++this.arms
     const recoveries = this.recoveries
     this.events.emit("alarm:arming", { arm, now })
-    const next = await this.serially(() => this.set(now, due))
+    const next = await this.serially(() => this.set(now, uncapped))
     this.events.emit("alarm:armed", { arm, now, next })
     const retry = this.recorder.retryAt()
     await this.recorder.record(next, now, rewrite)
     // A directory write that just failed is retried by this alarm (one that went through, no longer); a recovery
     // alarm armed since this arm began stands instead (its tick re-arms).
     if (this.recorder.retryAt() !== retry && recoveries === this.recoveries)
-      await this.serially(() => this.set(now, due))
+      await this.serially(() => this.set(now, uncapped))
     // An arm not waited for (an alarm's first, schedule-stream.ts) may end after a newer one: the newest stands.
     if (arm === this.arms) this.armed = next
     return next
   }
 
   /**
-   * arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. `due`: the
-   * smallest eligible_at read before (an alarm's first arm, not waited for: schedule-stream.ts).
+   * arm(), or the recovery alarm when arming fails: for work that already committed. Never throws. `uncapped`:
+   * not held back while every dispatch slot is taken (an alarm's first arm, not waited for: schedule-stream.ts).
    */
-  rearm(now = this.clock(), due?: number | null): Promise<number | null> {
-    return this.arm(now, false, due).catch((error) => this.recover(error, now))
+  rearm(now = this.clock(), uncapped = false): Promise<number | null> {
+    return this.arm(now, false, uncapped).catch((error) => this.recover(error, now))
   }
 
   /** A tick went through: the next storage error starts the recovery delay at 1 s again. */
@@ -104,17 +104,14 @@ export class StreamAlarm {
   }
 
   /**
-   * Sets the one alarm; answers the time the directory records (without a directory retry). `seen`: the
-   * smallest eligible_at as read when the arm began (rearm), instead of after the await.
+   * Sets the one alarm; answers the time the directory records (without a directory retry). While every
+   * dispatch slot is taken, due rows wait for one (waitMs), unless `uncapped`.
    */
-  private async set(now: number, seen?: number | null): Promise<number | null> {
+  private async set(now: number, uncapped: boolean): Promise<number | null> {
     const current = await this.storage.getAlarm()
     // Read after the await, so a settlement that landed meanwhile is seen.
-    let due = seen
-    if (due === undefined) {
-      due = this.store.nextEligibleAt() ?? null
-      if (due !== null && this.capacity.full()) due = Math.max(due, now + this.capacity.waitMs)
-    }
+    let due = this.store.nextEligibleAt() ?? null
+    if (!uncapped && due !== null && this.capacity.full()) due = Math.max(due, now + this.capacity.waitMs)
     const next = earliest(due, this.retention.nextSweepAt())
     const alarm = earliest(next, this.recorder.retryAt())
     if (alarm === null && current !== null) await this.storage.deleteAlarm()

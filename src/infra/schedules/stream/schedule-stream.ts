@@ -279,9 +279,8 @@ export class ScheduleStream extends DurableObject<SlotwiseEnv> implements Stream
     const rearms = (report: TickReport) => {
       goesOn = continues(report, this.clock() - started)
       // The first arm stores an alarm no later than what is still due, should this alarm not finish. The next
-      // batch does not wait for it, so the due time is read now, with no dispatch out: read after the next batch
-      // claimed, it would be a full stream's (30 s on) while rows are still due.
-      if (goesOn && ticks === 0) void this.ticker.alarm.rearm(this.clock(), this.store.nextEligibleAt() ?? null)
+      // batch does not wait for it, so the arm may find all 32 slots taken: it is uncapped (not 30 s on).
+      if (goesOn && ticks === 0) void this.ticker.alarm.rearm(this.clock(), true)
       return !goesOn
     }
     let report: TickReport
